@@ -1,0 +1,1 @@
+"""discord.py cogs: thin adapters from interactions to the table service."""

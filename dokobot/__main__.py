@@ -1,0 +1,5 @@
+import sys
+
+from dokobot.cli import main
+
+sys.exit(main())

@@ -1,0 +1,601 @@
+"""Legal actions and ``apply``: the one way a game changes (rules.md §3-§6)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from .actions import (
+    ANNOUNCES,
+    PLAYS,
+    Action,
+    Announce,
+    Announcement,
+    Bid,
+    Party,
+    PassCards,
+    Play,
+    PovertyReply,
+    Reservation,
+    ReturnCards,
+)
+from .cards import CARD_POINTS, Card
+from .contracts import NORMAL_ORDER, TRUMP, CardOrder, Contract, card_order
+from .rules import Dullen, MarriageClarification, SoloType
+from .state import (
+    Calls,
+    GameSetup,
+    GameState,
+    IllegalActionError,
+    Made,
+    Parties,
+    Phase,
+    Poverty,
+    Trick,
+)
+
+LEVEL_NAMES = ("{party}", "no 90", "no 60", "no 30", "schwarz")
+_H10 = Card.H10
+_DA = Card.DA
+
+
+def new_game(setup: GameSetup) -> GameState:
+    """A freshly dealt game waiting for the first reservation."""
+    return GameState.new(setup)
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def legal_cards(state: GameState) -> tuple[Card, ...]:
+    """The cards the seat to act may play now, each once (rules.md §3 follow suit)."""
+    if state.phase is not Phase.PLAY:
+        return ()
+    hand = state.hands[state.to_act]  # type: ignore[index]
+    trick = state.trick
+    if trick:
+        cls = state.parties.order.suit_class
+        led = cls[trick[0]]
+        following = [c for c in hand if cls[c] == led]
+        if following:
+            return tuple(dict.fromkeys(following))
+    return tuple(dict.fromkeys(hand))
+
+
+def legal_actions(state: GameState, seat: int | None = None) -> tuple[Action, ...]:
+    """Every action legal now: the turn of the seat to act plus announcements of any seat.
+
+    With ``seat``, only that seat's actions (its turn, if it is its turn, and its
+    announcements).
+    """
+    phase = state.phase
+    to_act = state.to_act
+    out: list[Action] = []
+    if to_act is not None and (seat is None or seat == to_act):
+        if phase is Phase.PLAY:
+            plays = PLAYS[to_act]
+            out.extend(plays[c] for c in legal_cards(state))
+        elif phase is Phase.BIDDING:
+            out.extend(Bid(to_act, r) for r in legal_bids(state))
+        elif phase is Phase.POVERTY:
+            out.extend(_poverty_actions(state))
+    if phase is Phase.PLAY and state.parties.open and len(state.tricks) < 9:
+        for s in range(4) if seat is None else (seat,):
+            announces = ANNOUNCES[s]
+            out.extend(announces[level] for level in may_announce(state, s))
+    return tuple(out)
+
+
+def legal_bids(state: GameState) -> tuple[Reservation, ...]:
+    """The reservations the seat to act may name now (rules.md §4, §5)."""
+    if state.phase is not Phase.BIDDING or state.to_act is None:
+        return ()
+    return tuple(r for r in Reservation if _bid_refusal(state, state.to_act, r) is None)
+
+
+def may_announce(state: GameState, seat: int) -> tuple[Announcement, ...]:
+    """Each announcement ``seat`` could make right now, skipped levels included (rules.md §6)."""
+    if state.phase is not Phase.PLAY or not state.parties.open:
+        return ()
+    return tuple(
+        Announcement(level) for level in range(5) if _announce_refusal(state, seat, level) is None
+    )
+
+
+def trump_count(hand: Iterable[Card], *, fox_counts: bool = True) -> int:
+    """Trumps of a normal game in ``hand``; without ``fox_counts`` the DA does not count."""
+    cls = NORMAL_ORDER.suit_class
+    return sum(1 for c in hand if cls[c] == TRUMP and (fox_counts or c != _DA))
+
+
+def trick_winner(
+    cards: tuple[Card, ...], leader: int, order: CardOrder, second_dulle_wins: bool
+) -> int:
+    """The seat winning ``cards`` led by ``leader`` (rules.md §3; equal cards: first wins)."""
+    cls = order.suit_class
+    power = order.power
+    best = 0
+    best_card = cards[0]
+    best_cls = cls[best_card]
+    best_power = power[best_card]
+    for i in range(1, len(cards)):
+        card = cards[i]
+        k = cls[card]
+        if k == TRUMP:
+            if (
+                best_cls != TRUMP
+                or power[card] > best_power
+                or (second_dulle_wins and card == _H10 and best_card == _H10)
+            ):
+                best, best_card, best_cls, best_power = i, card, TRUMP, power[card]
+        elif k == best_cls and power[card] > best_power:
+            best, best_card, best_power = i, card, power[card]
+    return (leader + best) % 4
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The state after ``action``; raises ``IllegalActionError`` with the reason if illegal."""
+    kind = type(action)
+    if kind is Play:
+        return _apply_play(state, action)  # type: ignore[arg-type]
+    if kind is Announce:
+        return _apply_announce(state, action)  # type: ignore[arg-type]
+    if kind is Bid:
+        return _apply_bid(state, action)  # type: ignore[arg-type]
+    if kind is PassCards:
+        return _apply_pass(state, action)  # type: ignore[arg-type]
+    if kind is PovertyReply:
+        return _apply_reply(state, action)  # type: ignore[arg-type]
+    if kind is ReturnCards:
+        return _apply_return(state, action)  # type: ignore[arg-type]
+    raise IllegalActionError(f"unknown action {action!r}", code="unknown")
+
+
+def _check_seat(seat: object) -> None:
+    if type(seat) is not int or not 0 <= seat <= 3:
+        raise IllegalActionError(f"there is no seat {seat!r}", code="no_seat")
+
+
+def _check_turn(state: GameState, seat: int, phase: Phase, doing: str) -> None:
+    _check_seat(seat)
+    if state.phase is not phase:
+        if state.phase is Phase.FINISHED:
+            raise IllegalActionError("The game is over", code="game_over")
+        raise IllegalActionError(
+            f"You cannot {doing} now: the game is in the {state.phase.value} phase",
+            code="wrong_phase",
+        )
+    if seat != state.to_act:
+        raise IllegalActionError(
+            f"It is seat {state.to_act}'s turn", code="not_your_turn", seat=state.to_act
+        )
+
+
+def _replace(state: GameState, **changes: object) -> GameState:
+    values = {
+        "setup": state.setup,
+        "phase": state.phase,
+        "bids": state.bids,
+        "parties": state.parties,
+        "poverty": state.poverty,
+        "hands": state.hands,
+        "trick": state.trick,
+        "leader": state.leader,
+        "tricks": state.tricks,
+        "calls": state.calls,
+        "to_act": state.to_act,
+        "actions": state.actions,
+    }
+    values.update(changes)
+    return GameState(**values)  # type: ignore[arg-type]
+
+
+def _without(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
+    out = list(hand)
+    for card in cards:
+        out.remove(card)
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- play
+
+
+def _apply_play(state: GameState, action: Play) -> GameState:
+    seat = action.seat
+    card = action.card
+    if state.phase is not Phase.PLAY or seat != state.to_act:
+        _check_turn(state, seat, Phase.PLAY, "play a card")
+    hand = state.hands[seat]
+    try:
+        index = hand.index(card)
+    except ValueError:
+        name = getattr(card, "name", repr(card))
+        raise IllegalActionError(f"You do not hold {name}", code="not_in_hand") from None
+    trick = state.trick
+    order = state.parties.order
+    if trick:
+        cls = order.suit_class
+        led = cls[trick[0]]
+        if cls[card] != led:
+            for held in hand:
+                if cls[held] == led:
+                    what = "play a trump" if led == TRUMP else f"follow {order.describe_class(led)}"
+                    raise IllegalActionError(
+                        f"You must {what}: you hold {held.name}", code="must_follow"
+                    )
+    new_hand = hand[:index] + hand[index + 1 :]
+    hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
+    trick = trick + (card,)
+    actions = state.actions + (action,)
+    if len(trick) < 4:
+        return GameState(
+            state.setup, Phase.PLAY, state.bids, state.parties, state.poverty, hands,
+            trick, state.leader, state.tricks, state.calls, (seat + 1) % 4, actions,
+        )  # fmt: skip
+    rules = state.setup.rules
+    number = len(state.tricks) + 1
+    is_last = number == rules.tricks
+    dullen = rules.dullen
+    second_wins = dullen is Dullen.SECOND_WINS or (
+        dullen is Dullen.SECOND_WINS_EXCEPT_LAST and not is_last
+    )
+    leader = state.leader
+    winner = trick_winner(trick, leader, order, second_wins)
+    points = (
+        CARD_POINTS[trick[0]] + CARD_POINTS[trick[1]] + CARD_POINTS[trick[2]] + CARD_POINTS[card]
+    )
+    tricks = state.tricks + (Trick(leader, trick, winner, points),)
+    parties = state.parties
+    if parties.contract is Contract.MARRIAGE and not parties.open:
+        parties = _clarify_marriage(parties, rules.marriage_clarification, tricks[-1], number)
+    return GameState(
+        state.setup, Phase.FINISHED if is_last else Phase.PLAY, state.bids, parties,
+        state.poverty, hands, (), winner, tricks, state.calls, None if is_last else winner,
+        actions,
+    )  # fmt: skip
+
+
+def _clarify_marriage(
+    parties: Parties, rule: MarriageClarification, trick: Trick, number: int
+) -> Parties:
+    """Find the marriage partner in the first three tricks, else the player is alone (§4)."""
+    led_trump = parties.order.suit_class[trick.cards[0]] == TRUMP
+    counts = (
+        rule is MarriageClarification.FIRST_TRICK
+        or (rule is MarriageClarification.FIRST_TRUMP_TRICK and led_trump)
+        or (rule is MarriageClarification.FIRST_PLAIN_TRICK and not led_trump)
+    )
+    bride = parties.declarer
+    if counts and trick.winner != bride:
+        re = tuple(s in (bride, trick.winner) for s in range(4))
+        return Parties(
+            Contract.MARRIAGE, bride, trick.winner, re, False, parties.order,
+            True, number - 1, number,
+        )  # fmt: skip
+    if number == 3:
+        re = tuple(s == bride for s in range(4))
+        return Parties(Contract.MARRIAGE_ALONE, bride, None, re, False, parties.order, True, 2, 3)
+    return parties
+
+
+# --------------------------------------------------------------------------- announcements
+
+
+def _party_word(party: Party) -> str:
+    return "Re" if party is Party.RE else "Kontra"
+
+
+def _level_name(level: int, party: Party) -> str:
+    return LEVEL_NAMES[level].format(party=_party_word(party))
+
+
+def _announce_refusal(state: GameState, seat: int, level: int) -> IllegalActionError | None:
+    """Why ``seat`` may not announce ``level`` now, or ``None`` if it may (rules.md §6)."""
+    if state.phase is Phase.FINISHED:
+        return IllegalActionError("The game is over", code="game_over")
+    parties = state.parties
+    if state.phase is not Phase.PLAY:
+        return IllegalActionError(
+            "Nobody may announce before the game type is settled", code="too_early"
+        )
+    if not parties.open:
+        return IllegalActionError(
+            "Nobody may announce before the marriage partner is found", code="too_early"
+        )
+    party = Party.RE if parties.re[seat] else Party.KONTRA  # type: ignore[index]
+    calls = state.calls
+    own = calls.level(party)
+    name = _level_name(level, party)
+    if level <= own:
+        return IllegalActionError(f"{name} has already been announced", code="already")
+    if calls.barred(party):
+        return IllegalActionError(
+            f"{_party_word(party)} replied late, so it may make no further announcement",
+            code="barred",
+        )
+    played = state.cards_played(seat)
+    shift = parties.shift
+    size = state.setup.rules.hand_size
+    lowest = own + 1
+    if lowest == 0:
+        # Re/Kontra: at most 1 card played (+ marriage shift), or a reply to the
+        # opponents' announcement one card later than that announcement allowed.
+        if played > 1 + shift:
+            opp = calls.level(party.other)
+            reply_limit = opp + 2 + shift
+            word = _party_word(party)
+            if opp < 0 or played > reply_limit:
+                return _too_late(name, word, size - played, size - 1 - shift, level)
+            if level > 0:
+                return IllegalActionError(
+                    f"Too late for {name}: you have {size - played} cards; a reply may only "
+                    f"say {word}",
+                    code="too_late",
+                )
+        lowest = 1
+    if level >= lowest and played > lowest + 1 + shift:
+        return _too_late(
+            name, _level_name(lowest, party), size - played, size - 1 - lowest - shift, level
+        )
+    return None
+
+
+def _too_late(name: str, binding: str, have: int, need: int, level: int) -> IllegalActionError:
+    if binding == name:
+        text = f"Too late for {name}: you have {have} cards, {name} needs {need}"
+    else:
+        text = (
+            f"Too late for {name} ({binding} first): you have {have} cards, {binding} needs {need}"
+        )
+    return IllegalActionError(text, code="too_late")
+
+
+def _apply_announce(state: GameState, action: Announce) -> GameState:
+    seat = action.seat
+    _check_seat(seat)
+    level = int(action.level)
+    if not 0 <= level <= 4:
+        raise IllegalActionError(f"unknown announcement level {level}", code="unknown")
+    refusal = _announce_refusal(state, seat, level)
+    if refusal is not None:
+        raise refusal
+    party = Party.RE if state.parties.re[seat] else Party.KONTRA  # type: ignore[index]
+    calls = state.calls
+    played = state.cards_played(seat)
+    late_reply = calls.level(party) < 0 and played > 1 + state.parties.shift
+    made = Made(seat, party, level, played)
+    if party is Party.RE:
+        new_calls = Calls(level, calls.kontra_level, calls.log + (made,),
+                          late_reply or calls.re_barred, calls.kontra_barred)  # fmt: skip
+    else:
+        new_calls = Calls(calls.re_level, level, calls.log + (made,),
+                          calls.re_barred, late_reply or calls.kontra_barred)  # fmt: skip
+    return _replace(state, calls=new_calls, actions=state.actions + (action,))
+
+
+def announcement_word(state: GameState, seat: int, level: Announcement) -> str:
+    """The record word of ``level`` announced by ``seat`` (``re``/``kontra``/``no90`` …)."""
+    party = state.party(seat)
+    if level is Announcement.PARTY and party is None:
+        raise IllegalActionError("Nobody may announce before the marriage partner is found")
+    return level.word(party or Party.RE)
+
+
+# --------------------------------------------------------------------------- bidding
+
+
+def _bid_refusal(state: GameState, seat: int, bid: Reservation) -> str | None:
+    """Why ``seat`` may not say ``bid``, or ``None`` if it may (rules.md §4, §5)."""
+    rules = state.setup.rules
+    hand = state.hands[seat]
+    if state.setup.forced == seat and not bid.is_solo:
+        return "You must play your compulsory solo now (Vorführen): choose a solo"
+    if bid is Reservation.HEALTHY:
+        return None
+    if bid is Reservation.MARRIAGE:
+        if hand.count(Card.CQ) < 2:
+            return "A marriage needs both queens of clubs"
+        return None
+    if bid is Reservation.POVERTY:
+        if not rules.poverty:
+            return "Poverty is not played under these rules"
+        trumps = trump_count(hand, fox_counts=rules.poverty_fox_counts)
+        if trumps > 3:
+            return f"Poverty needs at most 3 trumps; you hold {trumps}"
+        return None
+    if bid is Reservation.THROW:
+        return "Throwing in the cards is not allowed under these rules"
+    solo = SoloType(bid.value[5:])
+    if solo not in rules.solos:
+        return f"The {solo.value} solo is not allowed under these rules"
+    return None
+
+
+def _apply_bid(state: GameState, action: Bid) -> GameState:
+    seat = action.seat
+    _check_turn(state, seat, Phase.BIDDING, "bid")
+    try:
+        bid = Reservation(action.reservation)
+    except ValueError:
+        raise IllegalActionError(f"unknown bid {action.reservation!r}", code="unknown") from None
+    reason = _bid_refusal(state, seat, bid)
+    if reason is not None:
+        raise IllegalActionError(reason, code="bid_refused")
+    bids = state.bids + (bid,)
+    actions = state.actions + (action,)
+    if state.setup.forced is None and len(bids) < 4:
+        return _replace(state, bids=bids, to_act=(seat + 1) % 4, actions=actions)
+    return _resolve_bids(_replace(state, bids=bids, actions=actions))
+
+
+def _bid_rank(state: GameState, seat: int, bid: Reservation) -> int:
+    """Priority of a reservation: compulsory solo > voluntary solo > poverty > marriage (§4)."""
+    if bid.is_solo:
+        owes = state.setup.forced == seat or (
+            state.setup.rules.compulsory_solos > 0 and state.setup.solo_owed[seat]
+        )
+        return 4 if owes else 3
+    return {Reservation.POVERTY: 2, Reservation.MARRIAGE: 1}.get(bid, 0)
+
+
+def _resolve_bids(state: GameState) -> GameState:
+    """Settle the contract once every seat has spoken."""
+    setup = state.setup
+    ranked = [(_bid_rank(state, state.bidder(i), b), i) for i, b in enumerate(state.bids)]
+    top = max(rank for rank, _ in ranked)
+    candidates = [i for rank, i in ranked if rank == top]
+    index = candidates[-1] if setup.rules.reservation_priority.value == "last" else candidates[0]
+    seat = state.bidder(index)
+    bid = state.bids[index]
+    left = (setup.dealer + 1) % 4
+    if bid.is_solo:
+        contract = Contract(bid.value)
+        compulsory = top == 4
+        leader = seat if compulsory or setup.rules.soloist_leads else left
+        re = tuple(s == seat for s in range(4))
+        parties = Parties(contract, seat, None, re, compulsory, card_order(contract), True)
+        return _replace(state, phase=Phase.PLAY, parties=parties, leader=leader, to_act=leader)
+    if bid is Reservation.POVERTY:
+        parties = Parties(Contract.POVERTY, seat)
+        return _replace(
+            state, phase=Phase.POVERTY, parties=parties, poverty=Poverty(seat), to_act=seat
+        )
+    if bid is Reservation.MARRIAGE:
+        parties = Parties(Contract.MARRIAGE, seat)
+        return _replace(state, phase=Phase.PLAY, parties=parties, to_act=left)
+    holders = [s for s in range(4) for c in state.hands[s] if c == Card.CQ]
+    if holders[0] == holders[1]:
+        # Both queens of clubs and "healthy": a silent marriage, a solo in disguise (§4).
+        re = tuple(s == holders[0] for s in range(4))
+        parties = Parties(Contract.SILENT_MARRIAGE, holders[0], None, re, False, NORMAL_ORDER, True)
+    else:
+        re = tuple(s in holders for s in range(4))
+        parties = Parties(Contract.NORMAL, None, None, re, False, NORMAL_ORDER, True)
+    return _replace(state, phase=Phase.PLAY, parties=parties, to_act=left)
+
+
+# --------------------------------------------------------------------------- poverty
+
+
+def _poverty_actions(state: GameState) -> list[Action]:
+    poverty = state.poverty
+    seat = state.to_act
+    assert poverty is not None and seat is not None
+    if not poverty.passed:
+        return [PassCards(seat, cards) for cards in _choices_of_three(state.hands[seat], state)]
+    if poverty.acceptor is None:
+        return [PovertyReply(seat, True), PovertyReply(seat, False)]
+    return [ReturnCards(seat, cards) for cards in _choices_of_three(state.hands[seat], None)]
+
+
+def _choices_of_three(
+    hand: tuple[Card, ...], poor_state: GameState | None
+) -> list[tuple[Card, ...]]:
+    """Distinct sets of three cards from ``hand`` (for the poor player: with all trumps)."""
+    from itertools import combinations
+
+    seen = dict.fromkeys(combinations(hand, 3))
+    if poor_state is None:
+        return list(seen)
+    return [cards for cards in seen if _pass_refusal(poor_state, hand, cards) is None]
+
+
+def poverty_trumps_required(state: GameState, hand: Iterable[Card]) -> list[Card]:
+    """The trumps the poor player must put down: all of them (the DA only if it counts)."""
+    fox = state.setup.rules.poverty_fox_counts
+    cls = NORMAL_ORDER.suit_class
+    return [c for c in hand if cls[c] == TRUMP and (fox or c != _DA)]
+
+
+def _pass_refusal(state: GameState, hand: tuple[Card, ...], cards: tuple[Card, ...]) -> str | None:
+    if len(cards) != 3:
+        return f"Put down exactly 3 cards, not {len(cards)}"
+    missing = Counter(cards) - Counter(hand)
+    if missing:
+        return f"You do not hold {next(iter(missing)).name}"
+    left = Counter(poverty_trumps_required(state, hand)) - Counter(cards)
+    if left:
+        return f"You must put down all your trumps: {next(iter(left)).name} is missing"
+    return None
+
+
+def _apply_pass(state: GameState, action: PassCards) -> GameState:
+    seat = action.seat
+    _check_turn(state, seat, Phase.POVERTY, "put down cards")
+    poverty = state.poverty
+    assert poverty is not None
+    if poverty.passed:
+        raise IllegalActionError("The cards have already been put down", code="wrong_step")
+    cards = tuple(action.cards)
+    hand = state.hands[seat]
+    reason = _pass_refusal(state, hand, cards)
+    if reason is not None:
+        raise IllegalActionError(reason, code="bad_cards")
+    hands = _set_hand(state.hands, seat, _without(hand, cards))
+    return _replace(
+        state,
+        hands=hands,
+        poverty=Poverty(seat, cards),
+        to_act=(seat + 1) % 4,
+        actions=state.actions + (action,),
+    )
+
+
+def _set_hand(
+    hands: tuple[tuple[Card, ...], ...], seat: int, hand: Iterable[Card]
+) -> tuple[tuple[Card, ...], ...]:
+    return hands[:seat] + (tuple(sorted(hand)),) + hands[seat + 1 :]
+
+
+def _apply_reply(state: GameState, action: PovertyReply) -> GameState:
+    seat = action.seat
+    _check_turn(state, seat, Phase.POVERTY, "answer the poverty")
+    poverty = state.poverty
+    assert poverty is not None
+    if not poverty.passed or poverty.acceptor is not None:
+        raise IllegalActionError("There is no poverty to accept or decline now", code="wrong_step")
+    actions = state.actions + (action,)
+    if action.accept:
+        hands = _set_hand(state.hands, seat, state.hands[seat] + poverty.passed)
+        new = Poverty(poverty.poor, poverty.passed, poverty.declined, seat)
+        return _replace(state, hands=hands, poverty=new, to_act=seat, actions=actions)
+    declined = poverty.declined + (seat,)
+    new = Poverty(poverty.poor, poverty.passed, declined)
+    if len(declined) == 3:
+        # Nobody takes the poverty: the game ends and the same dealer deals again (§4).
+        return _replace(state, phase=Phase.FINISHED, poverty=new, to_act=None, actions=actions)
+    return _replace(state, poverty=new, to_act=(seat + 1) % 4, actions=actions)
+
+
+def _apply_return(state: GameState, action: ReturnCards) -> GameState:
+    seat = action.seat
+    _check_turn(state, seat, Phase.POVERTY, "give cards back")
+    poverty = state.poverty
+    assert poverty is not None
+    if poverty.acceptor != seat:
+        raise IllegalActionError("There are no cards to give back now", code="wrong_step")
+    cards = tuple(action.cards)
+    hand = state.hands[seat]
+    if len(cards) != 3:
+        raise IllegalActionError(f"Give back exactly 3 cards, not {len(cards)}", code="bad_cards")
+    missing = Counter(cards) - Counter(hand)
+    if missing:
+        raise IllegalActionError(f"You do not hold {next(iter(missing)).name}", code="bad_cards")
+    hands = _set_hand(state.hands, seat, _without(hand, cards))
+    hands = _set_hand(hands, poverty.poor, hands[poverty.poor] + cards)
+    re = tuple(s in (poverty.poor, seat) for s in range(4))
+    parties = Parties(Contract.POVERTY, poverty.poor, seat, re, False, NORMAL_ORDER, True)
+    left = (state.setup.dealer + 1) % 4
+    return _replace(
+        state,
+        phase=Phase.PLAY,
+        hands=hands,
+        parties=parties,
+        poverty=Poverty(poverty.poor, poverty.passed, poverty.declined, seat, cards),
+        leader=left,
+        to_act=left,
+        actions=state.actions + (action,),
+    )
