@@ -65,6 +65,13 @@ def _suit_trumps(suit: Suit) -> tuple[Card, ...]:
     return tuple(c for c in cards if c != Card.H10)
 
 
+_SUIT_SOLOS = {
+    SoloType.CLUBS: Suit.CLUBS,
+    SoloType.SPADES: Suit.SPADES,
+    SoloType.HEARTS: Suit.HEARTS,
+}
+
+
 def _trumps(contract: Contract) -> tuple[Card, ...]:
     solo = contract.solo_type
     if solo is SoloType.QUEEN:
@@ -75,11 +82,8 @@ def _trumps(contract: Contract) -> tuple[Card, ...]:
         return _KINGS
     if solo is SoloType.MEATLESS:
         return ()
-    suit = {
-        SoloType.CLUBS: Suit.CLUBS,
-        SoloType.SPADES: Suit.SPADES,
-        SoloType.HEARTS: Suit.HEARTS,
-    }.get(solo, Suit.DIAMONDS)  # type: ignore[arg-type]
+    # Normal games and the diamonds solo share diamonds as the trump suit.
+    suit = _SUIT_SOLOS.get(solo, Suit.DIAMONDS) if solo is not None else Suit.DIAMONDS
     return (Card.H10, *_QUEENS, *_JACKS, *_suit_trumps(suit))
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterable
+from itertools import combinations
+from typing import Any
 
 from .actions import (
     ANNOUNCES,
@@ -51,7 +54,9 @@ def legal_cards(state: GameState) -> tuple[Card, ...]:
     """The cards the seat to act may play now, each once (rules.md §3 follow suit)."""
     if state.phase is not Phase.PLAY:
         return ()
-    hand = state.hands[state.to_act]  # type: ignore[index]
+    seat = state.to_act
+    assert seat is not None
+    hand = state.hands[seat]
     trick = state.trick
     if trick:
         cls = state.parties.order.suit_class
@@ -94,12 +99,35 @@ def legal_bids(state: GameState) -> tuple[Reservation, ...]:
 
 
 def may_announce(state: GameState, seat: int) -> tuple[Announcement, ...]:
-    """Each announcement ``seat`` could make right now, skipped levels included (rules.md §6)."""
-    if state.phase is not Phase.PLAY or not state.parties.open:
+    """Each announcement ``seat`` could make right now, skipped levels included (rules.md §6).
+
+    A fast path of ``_announce_refusal``: the two agree on every state (tested).
+    """
+    parties = state.parties
+    if state.phase is not Phase.PLAY or not parties.open:
         return ()
-    return tuple(
-        Announcement(level) for level in range(5) if _announce_refusal(state, seat, level) is None
-    )
+    calls = state.calls
+    re = parties.re
+    assert re is not None
+    if re[seat]:
+        own, opp, barred = calls.re_level, calls.kontra_level, calls.re_barred
+    else:
+        own, opp, barred = calls.kontra_level, calls.re_level, calls.kontra_barred
+    if barred or own >= 4:
+        return ()
+    played = state.cards_played(seat)
+    shift = parties.shift
+    if own < 0 and played > 1 + shift:
+        # Too late for a first Re/Kontra; a reply one card later is a bare Re/Kontra.
+        return _REPLY_ONLY if opp >= 0 and played <= opp + 2 + shift else ()
+    lowest = max(own + 1, 1)
+    if played > lowest + 1 + shift:
+        return _REPLY_ONLY if own < 0 else ()
+    return _LEVELS_FROM[own + 1]
+
+
+_REPLY_ONLY = (Announcement.PARTY,)
+_LEVELS_FROM = tuple(tuple(Announcement(lv) for lv in range(low, 5)) for low in range(6))
 
 
 def trump_count(hand: Iterable[Card], *, fox_counts: bool = True) -> int:
@@ -138,19 +166,18 @@ def trick_winner(
 
 def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action``; raises ``IllegalActionError`` with the reason if illegal."""
-    kind = type(action)
-    if kind is Play:
-        return _apply_play(state, action)  # type: ignore[arg-type]
-    if kind is Announce:
-        return _apply_announce(state, action)  # type: ignore[arg-type]
-    if kind is Bid:
-        return _apply_bid(state, action)  # type: ignore[arg-type]
-    if kind is PassCards:
-        return _apply_pass(state, action)  # type: ignore[arg-type]
-    if kind is PovertyReply:
-        return _apply_reply(state, action)  # type: ignore[arg-type]
-    if kind is ReturnCards:
-        return _apply_return(state, action)  # type: ignore[arg-type]
+    if type(action) is Play:
+        return _apply_play(state, action)
+    if type(action) is Announce:
+        return _apply_announce(state, action)
+    if type(action) is Bid:
+        return _apply_bid(state, action)
+    if type(action) is PassCards:
+        return _apply_pass(state, action)
+    if type(action) is PovertyReply:
+        return _apply_reply(state, action)
+    if type(action) is ReturnCards:
+        return _apply_return(state, action)
     raise IllegalActionError(f"unknown action {action!r}", code="unknown")
 
 
@@ -174,23 +201,8 @@ def _check_turn(state: GameState, seat: int, phase: Phase, doing: str) -> None:
         )
 
 
-def _replace(state: GameState, **changes: object) -> GameState:
-    values = {
-        "setup": state.setup,
-        "phase": state.phase,
-        "bids": state.bids,
-        "parties": state.parties,
-        "poverty": state.poverty,
-        "hands": state.hands,
-        "trick": state.trick,
-        "leader": state.leader,
-        "tricks": state.tricks,
-        "calls": state.calls,
-        "to_act": state.to_act,
-        "actions": state.actions,
-    }
-    values.update(changes)
-    return GameState(**values)  # type: ignore[arg-type]
+def _replace(state: GameState, **changes: Any) -> GameState:
+    return dataclasses.replace(state, **changes)
 
 
 def _without(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -305,7 +317,8 @@ def _announce_refusal(state: GameState, seat: int, level: int) -> IllegalActionE
         return IllegalActionError(
             "Nobody may announce before the marriage partner is found", code="too_early"
         )
-    party = Party.RE if parties.re[seat] else Party.KONTRA  # type: ignore[index]
+    party = parties.party(seat)
+    assert party is not None
     calls = state.calls
     own = calls.level(party)
     name = _level_name(level, party)
@@ -327,8 +340,17 @@ def _announce_refusal(state: GameState, seat: int, level: int) -> IllegalActionE
             opp = calls.level(party.other)
             reply_limit = opp + 2 + shift
             word = _party_word(party)
-            if opp < 0 or played > reply_limit:
+            if opp < 0:
                 return _too_late(name, word, size - played, size - 1 - shift, level)
+            if played > reply_limit:
+                their = _party_word(party.other)
+                if opp > 0:
+                    their += f"'s {_level_name(opp, party.other)}"
+                return IllegalActionError(
+                    f"Too late for {name}: you have {size - played} cards, a reply to {their} "
+                    f"needs {size - reply_limit}",
+                    code="too_late",
+                )
             if level > 0:
                 return IllegalActionError(
                     f"Too late for {name}: you have {size - played} cards; a reply may only "
@@ -362,7 +384,8 @@ def _apply_announce(state: GameState, action: Announce) -> GameState:
     refusal = _announce_refusal(state, seat, level)
     if refusal is not None:
         raise refusal
-    party = Party.RE if state.parties.re[seat] else Party.KONTRA  # type: ignore[index]
+    party = state.party(seat)
+    assert party is not None
     calls = state.calls
     played = state.cards_played(seat)
     late_reply = calls.level(party) < 0 and played > 1 + state.parties.shift
@@ -495,8 +518,6 @@ def _choices_of_three(
     hand: tuple[Card, ...], poor_state: GameState | None
 ) -> list[tuple[Card, ...]]:
     """Distinct sets of three cards from ``hand`` (for the poor player: with all trumps)."""
-    from itertools import combinations
-
     seen = dict.fromkeys(combinations(hand, 3))
     if poor_state is None:
         return list(seen)

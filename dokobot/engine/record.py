@@ -296,4 +296,6 @@ def replay_text(text: str) -> dict[str, Any]:
         raise RecordError(
             f"invalid JSON: line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from None
+    except RecursionError:
+        raise RecordError("invalid JSON: nested too deeply") from None
     return outcome(replay(record))

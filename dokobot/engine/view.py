@@ -7,7 +7,7 @@ from itertools import combinations
 
 from .actions import Action, Party, Reservation
 from .cards import Card
-from .contracts import Contract
+from .contracts import TRUMP, Contract
 from .game import legal_actions
 from .rules import RuleSet
 from .state import GameState, Made, Phase, Trick
@@ -72,7 +72,7 @@ def player_view(state: GameState, seat: int) -> PlayerView:
             poverty_cards = pov.passed + pov.returned
         if pov.returned:
             cls = parties.order.suit_class
-            trumps_back = sum(1 for c in pov.returned if cls[c] == 4)
+            trumps_back = sum(1 for c in pov.returned if cls[c] == TRUMP)
     trick = tuple(((state.leader + i) % 4, c) for i, c in enumerate(state.trick))
     return PlayerView(
         seat=seat,
