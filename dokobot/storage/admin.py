@@ -1,0 +1,68 @@
+"""Server administration: leaderboard resets, data deletion, exports."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+from .db import Database
+from .stats import StatsRepo
+
+DELETED_NAME = "Deleted player"
+
+
+class AdminRepo:
+    def __init__(self, db: Database, stats: StatsRepo) -> None:
+        self._db = db
+        self._stats = stats
+
+    async def reset_leaderboard(self, guild_id: int) -> int:
+        """Start a new leaderboard epoch; older games stay archived under their epoch."""
+        async with self._db.transaction() as conn:
+            await conn.execute("INSERT OR IGNORE INTO guilds (guild_id) VALUES (?)", (guild_id,))
+            cur = await conn.execute(
+                "UPDATE guilds SET leaderboard_epoch = leaderboard_epoch + 1 WHERE guild_id = ? "
+                "RETURNING leaderboard_epoch",
+                (guild_id,),
+            )
+            row = await cur.fetchone()
+            assert row is not None
+            return int(row[0])
+
+    async def delete_player(self, player_id: int) -> None:
+        """Forget a user: name and statistics go; their seats in games become anonymous.
+
+        Games stay (the other players' scores depend on them), but nothing left
+        links them to the user: the seats move to a fresh anonymous player.
+        """
+        async with self._db.transaction() as conn:
+            cur = await conn.execute("SELECT min(0, min(player_id)) - 1 FROM players")
+            row = await cur.fetchone()
+            anon = int(row[0]) if row and row[0] is not None else -1
+            await conn.execute(
+                "INSERT INTO players (player_id, display_name, is_ai, deleted) VALUES (?, ?, 1, 1)",
+                (anon, DELETED_NAME),
+            )
+            for table in ("game_seats", "table_seats"):
+                await conn.execute(
+                    f"UPDATE {table} SET player_id = ? WHERE player_id = ?", (anon, player_id)
+                )
+            await conn.execute("DELETE FROM player_days WHERE player_id = ?", (player_id,))
+            await conn.execute("DELETE FROM player_totals WHERE player_id = ?", (player_id,))
+            await conn.execute("UPDATE tables SET owner_id = NULL WHERE owner_id = ?", (player_id,))
+            await conn.execute("DELETE FROM players WHERE player_id = ?", (player_id,))
+
+    async def export_games(self, guild_id: int) -> AsyncIterator[str]:
+        """Every finished game of the server as one JSON record per line, oldest first."""
+        async with self._db.conn.execute(
+            "SELECT number FROM games WHERE guild_id = ? AND status = 'finished' ORDER BY number",
+            (guild_id,),
+        ) as cur:
+            numbers = [r[0] for r in await cur.fetchall()]
+        for number in numbers:
+            game = await self._stats.game(guild_id, number)
+            if game is not None:
+                yield json.dumps(
+                    {**game.record, "finished_at": game.finished_at, "result": game.result},
+                    ensure_ascii=False,
+                )

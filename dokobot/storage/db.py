@@ -1,0 +1,151 @@
+"""Opening the database: checks, numbered migrations, connection settings."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+
+import aiosqlite
+
+DEFAULT_PATH = "./dokobot.sqlite3"
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class StorageError(RuntimeError):
+    """The database cannot be used; the message says why and what was left untouched."""
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """The numbered migrations shipped with the package: (number, name, SQL), in order."""
+    found = []
+    for entry in resources.files("dokobot.storage.migrations").iterdir():
+        match = re.fullmatch(r"(\d{4})_(\w+)\.sql", entry.name)
+        if match:
+            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    found.sort()
+    numbers = [n for n, _, _ in found]
+    if numbers != list(range(1, len(found) + 1)):
+        raise StorageError(f"migrations must be numbered 0001, 0002, … without gaps: {numbers}")
+    return found
+
+
+LATEST = len(migrations())
+
+
+class Database:
+    """One aiosqlite connection with WAL, foreign keys and the schema migrated."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str, clock: Clock) -> None:
+        self.conn = conn
+        self.path = path
+        self.clock = clock
+        self._batch_depth = 0
+
+    @classmethod
+    async def open(cls, path: str | Path = DEFAULT_PATH, *, clock: Clock = utc_now) -> Database:
+        """Open (or create) the database at ``path`` and bring its schema up to date.
+
+        A damaged file, another program's database or one written by a newer
+        DokoBot raises ``StorageError`` before anything is written to it.
+        """
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = await aiosqlite.connect(path, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot open the database {path}: {exc}") from None
+        try:
+            await _check(conn, path)
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = FULL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await conn.execute("PRAGMA busy_timeout = 5000")
+            await _migrate(conn, path)
+        except BaseException:
+            await conn.close()
+            raise
+        conn.row_factory = sqlite3.Row
+        return cls(conn, path, clock)
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    def now(self) -> str:
+        return self.clock().astimezone(UTC).isoformat(timespec="milliseconds")
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A write transaction, committed on success (or by the outermost batch)."""
+        if self._batch_depth:
+            yield self.conn
+            return
+        await self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            await self.conn.execute("ROLLBACK")
+            raise
+        await self.conn.execute("COMMIT")
+
+    @contextlib.asynccontextmanager
+    async def batch(self) -> AsyncIterator[None]:
+        """Group many writes into one transaction (imports, benchmarks)."""
+        async with self.transaction():
+            self._batch_depth += 1
+            try:
+                yield
+            finally:
+                self._batch_depth -= 1
+
+
+async def _check(conn: aiosqlite.Connection, path: str) -> None:
+    """Refuse damaged files, foreign databases and newer schemas, writing nothing."""
+    try:
+        async with conn.execute("PRAGMA quick_check") as cur:
+            rows = [r[0] for r in await cur.fetchall()]
+        async with conn.execute("PRAGMA user_version") as cur:
+            version = (await cur.fetchone())[0]  # type: ignore[index]
+        async with conn.execute("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") as cur:
+            tables = (await cur.fetchone())[0]  # type: ignore[index]
+    except sqlite3.DatabaseError as exc:
+        raise StorageError(
+            f"{path} is damaged or not an SQLite database ({exc}); it was left untouched"
+        ) from None
+    if rows != ["ok"]:
+        raise StorageError(
+            f"{path} is damaged ({'; '.join(rows[:3])}); it was left untouched — restore a backup"
+        )
+    if version > LATEST:
+        raise StorageError(
+            f"{path} was written by a newer DokoBot (schema {version}, this version knows up to "
+            f"{LATEST}); it was left untouched — upgrade DokoBot"
+        )
+    if version == 0 and tables:
+        raise StorageError(f"{path} holds another program's tables; it was left untouched")
+
+
+async def _migrate(conn: aiosqlite.Connection, path: str) -> None:
+    async with conn.execute("PRAGMA user_version") as cur:
+        version = (await cur.fetchone())[0]  # type: ignore[index]
+    for number, name, sql in migrations():
+        if number <= version:
+            continue
+        try:
+            await conn.executescript(
+                f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;"
+            )
+        except sqlite3.Error as exc:
+            with contextlib.suppress(sqlite3.Error):
+                await conn.execute("ROLLBACK")
+            raise StorageError(f"migration {name} failed on {path}: {exc}") from None

@@ -1,0 +1,214 @@
+"""Sessions, games and their action logs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from .db import Database, StorageError
+from .models import FinishedGame, GameRef, RunningGame, SessionRow
+
+
+class GameRepo:
+    """Write-ahead log of games: every action committed before anyone sees its effect."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def start_session(
+        self,
+        table_id: int,
+        guild_id: int,
+        *,
+        rules: dict[str, Any],
+        first_dealer: int,
+        deals: int | None,
+        seed: int,
+    ) -> int:
+        async with self._db.transaction() as conn:
+            cur = await conn.execute(
+                "INSERT INTO sessions (table_id, guild_id, rules, first_dealer, deals, seed, "
+                "started_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (table_id, guild_id, json.dumps(rules), first_dealer, deals, seed, self._db.now()),
+            )
+            assert cur.lastrowid is not None
+            return cur.lastrowid
+
+    async def end_session(self, session_id: int) -> None:
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE sessions SET ended_at = ? WHERE session_id = ? AND ended_at IS NULL",
+                (self._db.now(), session_id),
+            )
+
+    async def session(self, session_id: int) -> SessionRow | None:
+        async with self._db.conn.execute(
+            "SELECT session_id, table_id, guild_id, rules, first_dealer, deals, seed, started_at, "
+            "ended_at FROM sessions WHERE session_id = ?",
+            (session_id,),
+        ) as cur:
+            r = await cur.fetchone()
+        if r is None:
+            return None
+        return SessionRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6], r[7], r[8])
+
+    async def open_session(self, table_id: int) -> SessionRow | None:
+        """The table's session that has not ended, if any."""
+        async with self._db.conn.execute(
+            "SELECT session_id FROM sessions WHERE table_id = ? AND ended_at IS NULL "
+            "ORDER BY session_id DESC LIMIT 1",
+            (table_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else await self.session(row[0])
+
+    async def start_game(
+        self, session_id: int, seq: int, header: dict[str, Any], seats: Sequence[int]
+    ) -> GameRef:
+        """Store a freshly dealt game (its record without actions) and who sits where."""
+        if len(seats) != 4:
+            raise ValueError("a game has four seats")
+        async with self._db.transaction() as conn:
+            cur = await conn.execute(
+                "SELECT guild_id FROM sessions WHERE session_id = ?", (session_id,)
+            )
+            row = await cur.fetchone()
+            if row is None:
+                raise StorageError(f"no session {session_id}")
+            guild_id = row[0]
+            cur = await conn.execute(
+                "UPDATE guilds SET next_game_number = next_game_number + 1 WHERE guild_id = ? "
+                "RETURNING next_game_number - 1, leaderboard_epoch",
+                (guild_id,),
+            )
+            number, epoch = await cur.fetchone()  # type: ignore[misc]
+            cur = await conn.execute(
+                "INSERT INTO games (guild_id, number, session_id, seq, dealer, header, epoch, "
+                "started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, number, session_id, seq, header["dealer"], json.dumps(header), epoch,
+                 self._db.now()),
+            )  # fmt: skip
+            game_id = cur.lastrowid
+            assert game_id is not None
+            await conn.executemany(
+                "INSERT INTO game_seats (game_id, seat, player_id) VALUES (?, ?, ?)",
+                [(game_id, s, p) for s, p in enumerate(seats)],
+            )
+        return GameRef(game_id, number)
+
+    async def append_action(self, game_id: int, index: int, action: dict[str, Any]) -> None:
+        """Commit action number ``index`` of a running game; a duplicate index is refused."""
+        async with self._db.transaction() as conn:
+            cur = await conn.execute(
+                "INSERT INTO game_actions (game_id, idx, action, at) "
+                "SELECT ?, ?, ?, ? FROM games WHERE game_id = ? AND status = 'running' "
+                "AND ? = (SELECT count(*) FROM game_actions WHERE game_id = ?)",
+                (game_id, index, json.dumps(action, separators=(",", ":")), self._db.now(),
+                 game_id, index, game_id),
+            )  # fmt: skip
+            if cur.rowcount != 1:
+                raise StorageError(
+                    f"action {index} of game {game_id} is out of order or the game is not running"
+                )
+
+    async def finish_game(self, game_id: int, finished: FinishedGame) -> None:
+        """Close a game with its result and add each seat's score to the leaderboard."""
+        now = self._db.now()
+        day = now[:10]
+        async with self._db.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE games SET status = 'finished', contract = ?, soloist = ?, winner = ?, "
+                "game_value = ?, result = ?, finished_at = ? WHERE game_id = ? "
+                "AND status = 'running' RETURNING guild_id, epoch",
+                (finished.contract, finished.soloist, finished.winner, finished.game_value,
+                 json.dumps(finished.result), now, game_id),
+            )  # fmt: skip
+            row = await cur.fetchone()
+            if row is None:
+                raise StorageError(f"game {game_id} is not running")
+            guild_id, epoch = row
+            cur = await conn.execute(
+                "SELECT seat, player_id FROM game_seats WHERE game_id = ?", (game_id,)
+            )
+            players = dict(list(await cur.fetchall()))  # type: ignore[arg-type]
+            seat_rows = []
+            stats = []
+            for seat in range(4):
+                party = finished.parties[seat]
+                won = int(finished.winner is not None and party == finished.winner)
+                solo = int(finished.soloist == seat)
+                seat_rows.append((party, finished.scores[seat], won, game_id, seat))
+                if not finished.is_redeal:
+                    stats.append((players[seat], finished.scores[seat], won, solo, solo * won))
+            await conn.executemany(
+                "UPDATE game_seats SET party = ?, score = ?, won = ? "
+                "WHERE game_id = ? AND seat = ?",
+                seat_rows,
+            )
+            for table, key in (("player_days", (day,)), ("player_totals", ())):
+                cols = "guild_id, epoch, " + ("day, " if key else "") + "player_id"
+                marks = "?, ?, " + ("?, " if key else "") + "?"
+                await conn.executemany(
+                    f"INSERT INTO {table} ({cols}, points, games, won, solos, solos_won) "
+                    f"VALUES ({marks}, ?, 1, ?, ?, ?) ON CONFLICT DO UPDATE SET "
+                    "points = points + excluded.points, games = games + 1, "
+                    "won = won + excluded.won, solos = solos + excluded.solos, "
+                    "solos_won = solos_won + excluded.solos_won",
+                    [(guild_id, epoch, *key, p, pts, w, s, sw) for p, pts, w, s, sw in stats],
+                )
+
+    async def abort_game(self, game_id: int) -> None:
+        """Mark a running game as abandoned (the table was stopped mid-game)."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET status = 'aborted', finished_at = ? "
+                "WHERE game_id = ? AND status = 'running'",
+                (self._db.now(), game_id),
+            )
+
+    async def running(self) -> list[RunningGame]:
+        """Every unfinished game with its actions, to rebuild each by replay."""
+        async with self._db.conn.execute(
+            "SELECT g.game_id, g.number, g.guild_id, s.table_id, g.session_id, g.seq, g.header, "
+            "g.started_at FROM games g JOIN sessions s USING (session_id) "
+            "WHERE g.status = 'running' ORDER BY g.game_id"
+        ) as cur:
+            games = await cur.fetchall()
+        return [await self._running(tuple(g)) for g in games]
+
+    async def running_for_table(self, table_id: int) -> RunningGame | None:
+        async with self._db.conn.execute(
+            "SELECT g.game_id, g.number, g.guild_id, s.table_id, g.session_id, g.seq, g.header, "
+            "g.started_at FROM games g JOIN sessions s USING (session_id) "
+            "WHERE g.status = 'running' AND s.table_id = ? ORDER BY g.game_id DESC LIMIT 1",
+            (table_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else await self._running(tuple(row))
+
+    async def _running(self, g: tuple[Any, ...]) -> RunningGame:
+        game_id = g[0]
+        async with self._db.conn.execute(
+            "SELECT action FROM game_actions WHERE game_id = ? ORDER BY idx", (game_id,)
+        ) as cur:
+            actions = tuple(json.loads(r[0]) for r in await cur.fetchall())
+        async with self._db.conn.execute(
+            "SELECT player_id FROM game_seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        ) as cur:
+            seats = tuple(r[0] for r in await cur.fetchall())
+        return RunningGame(game_id, g[1], g[2], g[3], g[4], g[5], json.loads(g[6]), actions,
+                           seats, g[7])  # fmt: skip
+
+    async def session_results(self, session_id: int) -> list[dict[str, Any]]:
+        """Finished games of a session in order: dealer, contract, soloist, result."""
+        async with self._db.conn.execute(
+            "SELECT seq, dealer, header, result FROM games "
+            "WHERE session_id = ? AND status = 'finished' ORDER BY seq",
+            (session_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            {"seq": r[0], "dealer": r[1], "header": json.loads(r[2]), "result": json.loads(r[3])}
+            for r in rows
+        ]

@@ -1,0 +1,181 @@
+"""Server settings, players and tables."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from .db import Database, StorageError
+from .models import GuildSettings, Player, TableRow
+
+
+class SettingsRepo:
+    """A server's rules and table defaults."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def ensure(self, guild_id: int) -> None:
+        async with self._db.transaction() as conn:
+            await conn.execute("INSERT OR IGNORE INTO guilds (guild_id) VALUES (?)", (guild_id,))
+
+    async def get(self, guild_id: int) -> GuildSettings:
+        async with self._db.conn.execute(
+            "SELECT rules, table_defaults, leaderboard_epoch FROM guilds WHERE guild_id = ?",
+            (guild_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return GuildSettings(guild_id, {}, {}, 0)
+        return GuildSettings(guild_id, json.loads(row[0]), json.loads(row[1]), row[2])
+
+    async def set_rules(self, guild_id: int, rules: dict[str, Any]) -> None:
+        """Store the server's rules (only the keys that differ from DDV)."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO guilds (guild_id, rules) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET rules = excluded.rules",
+                (guild_id, json.dumps(rules, sort_keys=True)),
+            )
+
+    async def set_table_defaults(self, guild_id: int, defaults: dict[str, Any]) -> None:
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO guilds (guild_id, table_defaults) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET table_defaults = excluded.table_defaults",
+                (guild_id, json.dumps(defaults, sort_keys=True)),
+            )
+
+
+class PlayerRepo:
+    """Discord users (positive ids) and AI players (negative ids)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def upsert(self, player_id: int, display_name: str, *, is_ai: bool = False) -> None:
+        """Remember a player's current display name."""
+        if is_ai != (player_id < 0):
+            raise ValueError("AI players have negative ids, Discord users positive ones")
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO players (player_id, display_name, is_ai) VALUES (?, ?, ?) "
+                "ON CONFLICT (player_id) DO UPDATE SET display_name = excluded.display_name "
+                "WHERE players.deleted = 0",
+                (player_id, display_name, int(is_ai)),
+            )
+
+    async def get(self, player_id: int) -> Player | None:
+        async with self._db.conn.execute(
+            "SELECT player_id, display_name, is_ai, deleted FROM players WHERE player_id = ?",
+            (player_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else Player(row[0], row[1], bool(row[2]), bool(row[3]))
+
+    async def names(self, player_ids: Sequence[int]) -> dict[int, str]:
+        if not player_ids:
+            return {}
+        marks = ",".join("?" * len(player_ids))
+        async with self._db.conn.execute(
+            f"SELECT player_id, display_name FROM players WHERE player_id IN ({marks})",
+            tuple(player_ids),
+        ) as cur:
+            return {row[0]: row[1] for row in await cur.fetchall()}
+
+
+class TableRepo:
+    """Tables in channels and their seats."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        owner_id: int | None,
+        settings: dict[str, Any] | None = None,
+    ) -> int:
+        """Open a table in a channel; raises ``StorageError`` if one is live there."""
+        try:
+            async with self._db.transaction() as conn:
+                await conn.execute(
+                    "INSERT OR IGNORE INTO guilds (guild_id) VALUES (?)", (guild_id,)
+                )
+                cur = await conn.execute(
+                    "INSERT INTO tables (guild_id, channel_id, owner_id, settings, created_at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (guild_id, channel_id, owner_id, json.dumps(settings or {}), self._db.now()),
+                )
+                table_id = cur.lastrowid
+        except sqlite3.IntegrityError:
+            raise StorageError(f"channel {channel_id} already has a table") from None
+        assert table_id is not None
+        return table_id
+
+    async def set_seats(self, table_id: int, seats: Sequence[int | None]) -> None:
+        """Replace who sits where."""
+        async with self._db.transaction() as conn:
+            await conn.execute("DELETE FROM table_seats WHERE table_id = ?", (table_id,))
+            await conn.executemany(
+                "INSERT INTO table_seats (table_id, seat, player_id) VALUES (?, ?, ?)",
+                [(table_id, s, p) for s, p in enumerate(seats) if p is not None],
+            )
+
+    async def set_status(self, table_id: int, status: str) -> None:
+        closed = self._db.now() if status == "closed" else None
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE tables SET status = ?, closed_at = ? WHERE table_id = ?",
+                (status, closed, table_id),
+            )
+
+    async def set_message(self, table_id: int, message_id: int | None) -> None:
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE tables SET message_id = ? WHERE table_id = ?", (message_id, table_id)
+            )
+
+    async def set_settings(self, table_id: int, settings: dict[str, Any]) -> None:
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE tables SET settings = ? WHERE table_id = ?",
+                (json.dumps(settings), table_id),
+            )
+
+    async def get(self, table_id: int) -> TableRow | None:
+        rows = await self._select("WHERE t.table_id = ?", (table_id,))
+        return rows[0] if rows else None
+
+    async def live_in_channel(self, channel_id: int) -> TableRow | None:
+        rows = await self._select("WHERE t.channel_id = ? AND t.status != 'closed'", (channel_id,))
+        return rows[0] if rows else None
+
+    async def live(self) -> list[TableRow]:
+        """Every table that is not closed (to restore after a restart)."""
+        return await self._select("WHERE t.status != 'closed'", ())
+
+    async def _select(self, where: str, args: tuple[Any, ...]) -> list[TableRow]:
+        async with self._db.conn.execute(
+            "SELECT t.table_id, t.guild_id, t.channel_id, t.owner_id, t.status, t.message_id, "
+            "t.settings, t.created_at, "
+            "(SELECT group_concat(seat || ':' || player_id) FROM table_seats s "
+            " WHERE s.table_id = t.table_id) "
+            f"FROM tables t {where} ORDER BY t.table_id",
+            args,
+        ) as cur:
+            rows = await cur.fetchall()
+        out = []
+        for r in rows:
+            seats: list[int | None] = [None] * 4
+            for pair in (r[8] or "").split(","):
+                if pair:
+                    seat, player = pair.split(":")
+                    seats[int(seat)] = int(player)
+            out.append(
+                TableRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), tuple(seats), r[7])
+            )
+        return out

@@ -1,0 +1,1 @@
+"""The table service: seats, turns, AI players, timeouts and persistence."""
