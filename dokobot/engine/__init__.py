@@ -17,7 +17,7 @@ from .actions import (
     ReturnCards,
 )
 from .cards import CARDS, DECK_POINTS, Card, Rank, Suit, deal, make_deck, parse_cards
-from .contracts import TRUMP, CardOrder, Contract, card_order
+from .contracts import NORMAL_ORDER, TRUMP, CardOrder, Contract, card_order
 from .game import (
     apply,
     legal_actions,
@@ -58,6 +58,7 @@ __all__ = [
     "DDV",
     "DECK_POINTS",
     "FORMAT",
+    "NORMAL_ORDER",
     "TRUMP",
     "Action",
     "Announce",

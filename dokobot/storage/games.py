@@ -131,7 +131,7 @@ class GameRepo:
             cur = await conn.execute(
                 "SELECT seat, player_id FROM game_seats WHERE game_id = ?", (game_id,)
             )
-            players = dict(list(await cur.fetchall()))  # type: ignore[arg-type]
+            players: dict[int, int] = {r[0]: r[1] for r in await cur.fetchall()}
             seat_rows = []
             stats = []
             for seat in range(4):

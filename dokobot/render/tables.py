@@ -1,0 +1,231 @@
+"""Text panels: game result, score sheet, leaderboard."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from PIL import Image, ImageDraw
+
+from .assets import FELT, FELT_DARK, GOLD, GREEN, INK, MUTED, RED, fit_text, font, to_png
+from .text import SHORT_CONTRACTS, contract_name, item_name, party_name
+
+PAD = 20
+LINE = 30
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+def _colour(value: int) -> tuple[int, int, int, int]:
+    return GREEN if value > 0 else RED if value < 0 else INK
+
+
+def render_result(
+    result: Mapping[str, Any], names: Sequence[str], *, title: str | None = None
+) -> bytes:
+    """PNG of a finished game: contract, teams with card points, breakdown, score changes."""
+    width = 620
+    breakdown = result.get("breakdown", [])
+    height = PAD * 2 + 44 + LINE * (4 + len(breakdown)) + 16 + LINE * 4
+    image = Image.new("RGBA", (width, height), FELT)
+    draw = ImageDraw.Draw(image)
+    y = PAD
+    heading = title or contract_name(result.get("contract"))
+    text, f = fit_text(draw, heading, width - 2 * PAD, 26, bold=True)
+    draw.text((PAD, y), text, font=f, fill=INK)
+    y += 44
+    body, bold = font(18), font(18, bold=True)
+    winner = result.get("winner")
+    if result.get("redeal"):
+        draw.text(
+            (PAD, y), "Nobody took the poverty: redeal by the same dealer.", font=body, fill=INK
+        )
+        return to_png(image.crop((0, 0, width, y + LINE + PAD)))
+    for party in ("re", "kontra"):
+        seats = result[party]
+        who = " & ".join(names[s] for s in seats)
+        line = f"{party_name(party)}: {who}"
+        colour = GOLD if winner == party else INK
+        text, f = fit_text(draw, line, width - 2 * PAD - 150, 18, bold=winner == party)
+        draw.text((PAD, y), text, font=f, fill=colour)
+        points = result["card_points"][party]
+        tricks = result["tricks_won"][party]
+        draw.text(
+            (width - PAD, y), f"{points} · {tricks} tricks", font=body, fill=colour, anchor="ra"
+        )
+        y += LINE
+    verdict = f"{party_name(winner)} wins" if winner else "Nobody wins"
+    draw.text((PAD, y), verdict, font=bold, fill=GOLD)
+    y += LINE + 4
+    draw.line((PAD, y, width - PAD, y), fill=MUTED, width=1)
+    y += 10
+    for item in breakdown:
+        text, f = fit_text(draw, item_name(item["item"]), width - 2 * PAD - 170, 18)
+        draw.text((PAD, y), text, font=f, fill=INK)
+        draw.text((width - PAD - 70, y), party_name(item["party"]), font=body, fill=MUTED,
+                  anchor="ra")  # fmt: skip
+        draw.text((width - PAD, y), _signed(item["points"]), font=body, fill=INK, anchor="ra")
+        y += LINE
+    draw.line((PAD, y, width - PAD, y), fill=MUTED, width=1)
+    y += 10
+    value = result["game_value"]
+    solo = " (soloist ×3)" if result.get("soloist") is not None else ""
+    draw.text((PAD, y), f"Game value{solo}", font=bold, fill=INK)
+    draw.text((width - PAD, y), str(value), font=bold, fill=INK, anchor="ra")
+    y += LINE + 8
+    cell = (width - 2 * PAD) // 4
+    for seat, score in enumerate(result["scores"]):
+        x = PAD + seat * cell
+        text, f = fit_text(draw, names[seat], cell - 8, 16)
+        draw.text((x + cell // 2, y), text, font=f, fill=MUTED, anchor="ma")
+        draw.text((x + cell // 2, y + 24), _signed(score), font=font(22, bold=True),
+                  fill=_colour(score), anchor="ma")  # fmt: skip
+    y += LINE * 2 + 4
+    return to_png(image.crop((0, 0, width, y + PAD // 2)))
+
+
+class SheetLine(Protocol):
+    """One game on a score sheet (``dokobot.storage.SheetRow`` fits)."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def contract(self) -> str | None: ...
+    @property
+    def soloist(self) -> int | None: ...
+    @property
+    def game_value(self) -> int | None: ...
+    @property
+    def scores(self) -> tuple[int, ...] | None: ...
+    @property
+    def totals(self) -> tuple[int, ...]: ...
+
+
+def render_score_sheet(
+    names: Sequence[str],
+    rows: Sequence[SheetLine],
+    totals: Sequence[int],
+    *,
+    title: str = "Score sheet",
+    max_rows: int = 16,
+    stake: float | None = None,
+) -> bytes:
+    """PNG of the paper list: a column per player with running totals, a row per game."""
+    shown = list(rows)[-max_rows:]
+    hidden = len(rows) - len(shown)
+    col = 128
+    first, value_col, tag_col = 48, 64, 150
+    width = PAD * 2 + first + 4 * col + value_col + tag_col
+    height = PAD * 2 + 40 + LINE + (LINE if hidden else 0) + LINE * len(shown) + 12 + LINE + 8
+    height += LINE if stake else 0
+    image = Image.new("RGBA", (width, height), FELT)
+    draw = ImageDraw.Draw(image)
+    draw.text((PAD, PAD), title, font=font(24, bold=True), fill=INK)
+    y = PAD + 40
+    small, body, bold = font(14), font(17), font(18, bold=True)
+    x0 = PAD + first
+    draw.text((PAD, y), "#", font=small, fill=MUTED)
+    for seat, name in enumerate(names):
+        text, f = fit_text(draw, name, col - 10, 17, bold=True)
+        draw.text((x0 + seat * col + col - 8, y), text, font=f, fill=INK, anchor="ra")
+    xv = x0 + 4 * col
+    draw.text((xv + value_col - 8, y + 2), "Value", font=small, fill=MUTED, anchor="ra")
+    y += LINE
+    if hidden:
+        draw.text((PAD, y), f"… {hidden} earlier games", font=small, fill=MUTED)
+        y += LINE
+    for row in shown:
+        if row.soloist is not None:
+            draw.rectangle((PAD - 6, y - 4, width - PAD + 6, y + LINE - 6), fill=FELT_DARK)
+        draw.text((PAD, y), str(row.seq + 1), font=body, fill=MUTED)
+        for seat in range(4):
+            x = x0 + seat * col + col - 8
+            if row.scores is None:
+                draw.text((x, y), "…", font=body, fill=MUTED, anchor="ra")
+                continue
+            total = row.totals[seat]
+            draw.text((x, y), str(total), font=body, fill=INK, anchor="ra")
+            if seat == row.dealer:
+                draw.text((x - 56, y + 3), "D", font=small, fill=MUTED, anchor="ra")
+            if seat == row.soloist:
+                draw.text((x - 70, y), "★", font=body, fill=GOLD, anchor="ra")
+        if row.game_value is not None:
+            draw.text(
+                (xv + value_col - 8, y), str(row.game_value), font=body, fill=INK, anchor="ra"
+            )
+        tag = SHORT_CONTRACTS.get(row.contract or "", "") if row.contract else "Redeal"
+        if tag:
+            text, f = fit_text(draw, tag, tag_col - 12, 15)
+            draw.text(
+                (xv + value_col + 12, y + 2),
+                text,
+                font=f,
+                fill=GOLD if row.soloist is not None else MUTED,
+            )
+        y += LINE
+    y += 4
+    draw.line((PAD, y, width - PAD, y), fill=MUTED, width=2)
+    y += 10
+    draw.text((PAD, y), "Σ", font=bold, fill=INK)
+    for seat, total in enumerate(totals):
+        draw.text(
+            (x0 + seat * col + col - 8, y), str(total), font=bold, fill=_colour(total), anchor="ra"
+        )
+    if stake:
+        y += LINE
+        draw.text((PAD, y), "Owes", font=small, fill=MUTED)
+        average = sum(totals) / 4
+        for seat, total in enumerate(totals):
+            amount = (total - average) * stake
+            draw.text((x0 + seat * col + col - 8, y), f"{amount:+.2f}", font=body,
+                      fill=_colour(round(amount * 100)), anchor="ra")  # fmt: skip
+    return to_png(image)
+
+
+class BoardLine(Protocol):
+    """One leaderboard row (``dokobot.storage.LeaderboardRow`` fits)."""
+
+    @property
+    def rank(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def win_rate(self) -> float: ...
+    @property
+    def average(self) -> float: ...
+
+
+def render_leaderboard(rows: Sequence[BoardLine], *, title: str = "Leaderboard") -> bytes:
+    """PNG of a server ranking: rank, name, points, games, win rate, average."""
+    width = 640
+    height = PAD * 2 + 44 + LINE + LINE * max(1, len(rows)) + 8
+    image = Image.new("RGBA", (width, height), FELT)
+    draw = ImageDraw.Draw(image)
+    draw.text((PAD, PAD), title, font=font(24, bold=True), fill=INK)
+    y = PAD + 44
+    small, body = font(14), font(17)
+    columns = [("Points", 390), ("Games", 470), ("Won", 550), ("Ø", width - PAD)]
+    for label, x in columns:
+        draw.text((x, y + 2), label, font=small, fill=MUTED, anchor="ra")
+    y += LINE
+    if not rows:
+        draw.text((PAD, y), "No games yet.", font=body, fill=MUTED)
+    medals = {1: GOLD, 2: (205, 210, 215, 255), 3: (214, 150, 90, 255)}
+    for row in rows:
+        colour = medals.get(row.rank, INK)
+        draw.text((PAD + 30, y), f"{row.rank}.", font=font(17, bold=True), fill=colour, anchor="ra")
+        text, f = fit_text(draw, row.name, 250, 17, bold=row.rank <= 3)
+        draw.text((PAD + 42, y), text, font=f, fill=colour)
+        values = [str(row.points), str(row.games), f"{row.win_rate:.0%}", f"{row.average:+.2f}"]
+        for (_, x), value in zip(columns, values, strict=True):
+            draw.text((x, y), value, font=body, fill=INK, anchor="ra")
+        y += LINE
+    return to_png(image)
