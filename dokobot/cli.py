@@ -54,6 +54,69 @@ def _render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _simulate(args: argparse.Namespace) -> int:
+    """Self-play N deals and print each strategy's results."""
+    from dokobot.ai.arena import simulate
+    from dokobot.engine import RuleError, RuleSet
+
+    players = [p.strip() for p in args.players.split(",")]
+    if len(players) != 4:
+        print("--players needs four comma-separated strategies", file=sys.stderr)
+        return 2
+    try:
+        rules = RuleSet.from_dict(json.loads(args.rules)) if args.rules else RuleSet()
+    except (json.JSONDecodeError, RuleError) as exc:
+        print(f"--rules: {exc}", file=sys.stderr)
+        return 2
+    progress = _progress_bar if sys.stderr.isatty() else None
+    try:
+        summary = simulate(args.games, args.seed, players, rules, rotate=args.rotate,
+                           jobs=args.jobs, progress=progress)  # fmt: skip
+    except ValueError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    if progress:
+        print(file=sys.stderr)
+    print(_simulation_table(summary))
+    if args.json:
+        print(json.dumps(summary))
+    return 0
+
+
+def _progress_bar(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals")
+    sys.stderr.flush()
+
+
+def _pct(value: float | None) -> str:
+    return "   —" if value is None else f"{value:4.0%}"
+
+
+def _simulation_table(summary: dict[str, object]) -> str:
+    strategies: dict[str, dict[str, float]] = summary["strategies"]  # type: ignore[assignment]
+    timing: dict[str, dict[str, float]] = summary["decision_ms"]  # type: ignore[assignment]
+    rotated = " (every deal in all four seat rotations)" if summary["rotate"] else ""
+    lines = [f"{summary['deals']} deals, seed {summary['seed']}{rotated}", ""]
+    lines.append(
+        f"{'strategy':<10} {'games':>6} {'mean ± se':>14} {'non-solo ± se':>15} "
+        f"{'Re won':>7} {'Ko won':>7} {'solos':>6} {'solo won':>8} {'ann.':>5} {'ann. won':>8} "
+        f"{'p50 ms':>7} {'p95 ms':>7} {'max ms':>7}"
+    )
+    for name, s in strategies.items():
+        t = timing[name]
+        lines.append(
+            f"{name:<10} {s['games']:>6} {s['mean']:>+7.3f} ± {s['se']:.3f} "
+            f"{s['mean_non_solo']:>+8.3f} ± {s['se_non_solo']:.3f} "
+            f"{_pct(s['re_win_rate']):>7} {_pct(s['kontra_win_rate']):>7} "
+            f"{_pct(s['solo_rate']):>6} {_pct(s['solo_success']):>8} "
+            f"{_pct(s['announce_rate']):>5} {_pct(s['announce_success']):>8} "
+            f"{t['p50']:>7.3f} {t['p95']:>7.3f} {t['max']:>7.3f}"
+        )
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dokobot", description="Doppelkopf for Discord.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -65,6 +128,16 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--seed", type=int, default=7, help="seed of the sample game")
     render.add_argument("--record", help="a doko-record/1 file: its tricks and result")
     render.set_defaults(handler=_render)
+    sim = commands.add_parser("simulate", help="AI self-play with statistics")
+    sim.add_argument("--games", type=int, default=100, help="deals to play")
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--players", default="heuristic,random,random,random",
+                     help="four strategies, seat 0 first")  # fmt: skip
+    sim.add_argument("--rotate", action="store_true", help="play each deal in all four seatings")
+    sim.add_argument("--rules", help='house rules as JSON, e.g. {"poverty": true}')
+    sim.add_argument("--jobs", type=int, default=1, help="worker processes")
+    sim.add_argument("--json", action="store_true", help="end with one JSON line")
+    sim.set_defaults(handler=_simulate)
     return parser
 
 

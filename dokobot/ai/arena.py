@@ -1,0 +1,180 @@
+"""Self-play: deals played by strategies, with the figures ``dokobot simulate`` prints."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from dokobot.engine import (
+    GameSetup,
+    GameState,
+    RuleSet,
+    apply,
+    deal,
+    outcome,
+    player_view,
+)
+
+from . import make_strategy
+from .base import Strategy
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat of one played deal, for the statistics."""
+
+    strategy: str
+    score: int
+    solo_game: bool
+    party: str | None
+    won: bool
+    soloist: bool
+    announced: bool
+    decision_ms: tuple[float, ...]
+
+
+def play_deal(
+    setup: GameSetup, strategies: Sequence[Strategy], rng: random.Random
+) -> tuple[GameState, list[list[float]]]:
+    """Play one deal to the end; returns the final state and each seat's decision times (ms)."""
+    state = GameState.new(setup)
+    times: list[list[float]] = [[], [], [], []]
+    while not state.is_finished:
+        seat = state.to_act
+        assert seat is not None
+        start = time.perf_counter()
+        action = strategies[seat].choose(player_view(state, seat), rng)
+        times[seat].append((time.perf_counter() - start) * 1000)
+        state = apply(state, action)
+    return state, times
+
+
+def deal_results(
+    index: int, seed: int, players: Sequence[str], rules: RuleSet, rotate: bool
+) -> list[SeatResult]:
+    """Play deal ``index`` (once, or once per seat rotation) and describe every seat."""
+    out: list[SeatResult] = []
+    hands = deal(random.Random(f"{seed}:{index}:deal"), nines=rules.nines)
+    setup = GameSetup(rules=rules, dealer=index % 4, hands=hands)
+    for shift in range(4 if rotate else 1):
+        names = [players[(s - shift) % 4] for s in range(4)]
+        strategies = [make_strategy(n) for n in names]
+        rng = random.Random(f"{seed}:{index}:{shift}")
+        state, times = play_deal(setup, strategies, rng)
+        result = outcome(state)
+        solo_game = result.get("soloist") is not None
+        announcers = {m.seat for m in state.calls.log}
+        for s in range(4):
+            party = None if result.get("redeal") else ("re" if s in result["re"] else "kontra")
+            out.append(
+                SeatResult(
+                    strategy=names[s],
+                    score=result["scores"][s],
+                    solo_game=solo_game,
+                    party=party,
+                    won=party is not None and party == result.get("winner"),
+                    soloist=solo_game
+                    and result.get("soloist") == s
+                    and str(result.get("contract", "")).startswith("solo:"),
+                    announced=s in announcers,
+                    decision_ms=tuple(times[s]),
+                )
+            )
+    return out
+
+
+def _mean_se(values: Sequence[float]) -> tuple[float, float]:
+    if not values:
+        return 0.0, 0.0
+    mean = statistics.fmean(values)
+    se = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean, se
+
+
+def _rate(hits: int, total: int) -> float | None:
+    return hits / total if total else None
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def summarise(
+    results: Iterable[SeatResult], *, deals: int, seed: int, rotate: bool
+) -> dict[str, Any]:
+    """Per strategy: mean score ± standard error, win rates, solos, announcements, timing."""
+    by_name: dict[str, list[SeatResult]] = {}
+    for r in results:
+        by_name.setdefault(r.strategy, []).append(r)
+    strategies: dict[str, Any] = {}
+    timing: dict[str, Any] = {}
+    for name, rows in by_name.items():
+        mean, se = _mean_se([r.score for r in rows])
+        non_solo = [r.score for r in rows if not r.solo_game]
+        mean_ns, se_ns = _mean_se(non_solo)
+        re_rows = [r for r in rows if r.party == "re" and not r.solo_game]
+        ko_rows = [r for r in rows if r.party == "kontra" and not r.solo_game]
+        solos = [r for r in rows if r.soloist]
+        announced = [r for r in rows if r.announced]
+        strategies[name] = {
+            "mean": round(mean, 4), "se": round(se, 4),
+            "mean_non_solo": round(mean_ns, 4), "se_non_solo": round(se_ns, 4),
+            "games": len(rows), "games_non_solo": len(non_solo),
+            "re_win_rate": _rate(sum(r.won for r in re_rows), len(re_rows)),
+            "kontra_win_rate": _rate(sum(r.won for r in ko_rows), len(ko_rows)),
+            "solo_rate": _rate(len(solos), len(rows)),
+            "solo_success": _rate(sum(r.won for r in solos), len(solos)),
+            "announce_rate": _rate(len(announced), len(rows)),
+            "announce_success": _rate(sum(r.won for r in announced), len(announced)),
+        }  # fmt: skip
+        times = [t for r in rows for t in r.decision_ms]
+        timing[name] = {
+            "p50": round(_percentile(times, 0.5), 4),
+            "p95": round(_percentile(times, 0.95), 4),
+            "max": round(max(times, default=0.0), 4),
+            "decisions": len(times),
+        }
+    return {"strategies": strategies, "decision_ms": timing, "deals": deals, "seed": seed,
+            "rotate": rotate}  # fmt: skip
+
+
+def simulate(
+    deals: int,
+    seed: int,
+    players: Sequence[str],
+    rules: RuleSet,
+    *,
+    rotate: bool = False,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``deals`` deals and summarise them; ``jobs`` > 1 spreads deals over processes."""
+    for name in players:
+        make_strategy(name)  # fail fast on an unknown name
+    results: list[SeatResult] = []
+    if jobs <= 1:
+        for i in range(deals):
+            results.extend(deal_results(i, seed, players, rules, rotate))
+            if progress:
+                progress(i + 1, deals)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [
+                pool.submit(deal_results, i, seed, tuple(players), rules, rotate)
+                for i in range(deals)
+            ]
+            for done, future in enumerate(futures, start=1):
+                results.extend(future.result())
+                if progress:
+                    progress(done, deals)
+    return summarise(results, deals=deals, seed=seed, rotate=rotate)

@@ -1,0 +1,256 @@
+"""A heuristic player with the habits of a decent club player, in microseconds."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from dokobot.engine import (
+    NORMAL_ORDER,
+    TRUMP,
+    Action,
+    Announce,
+    Announcement,
+    Bid,
+    Card,
+    CardOrder,
+    Contract,
+    PassCards,
+    Phase,
+    Play,
+    PlayerView,
+    PovertyReply,
+    Rank,
+    Reservation,
+    ReturnCards,
+    card_order,
+    trick_winner,
+)
+from dokobot.engine.cards import CARD_POINTS, make_deck
+
+HIGH_TRUMPS = (Card.H10, Card.CQ, Card.SQ, Card.HQ)
+
+
+def strength(hand: Sequence[Card], order: CardOrder) -> tuple[int, int, int]:
+    """(trumps, high trumps among H10/CQ/SQ/HQ or the top four, plain aces) of a hand."""
+    cls = order.suit_class
+    trumps = [c for c in hand if cls[c] == TRUMP]
+    top = set(order.trumps[:4]) if order.trumps[:1] != (Card.H10,) else set(HIGH_TRUMPS)
+    high = sum(1 for c in trumps if c in top)
+    aces = sum(1 for c in hand if cls[c] != TRUMP and c % 6 == Rank.ACE)
+    return len(trumps), high, aces
+
+
+def plain_losers(hand: Sequence[Card], order: CardOrder) -> int:
+    """Plain cards that are unlikely to win: everything but aces and a ten behind two aces."""
+    losers = 0
+    by_suit: dict[int, list[Card]] = {}
+    for c in hand:
+        if order.suit_class[c] != TRUMP:
+            by_suit.setdefault(order.suit_class[c], []).append(c)
+    for cards in by_suit.values():
+        aces = sum(1 for c in cards if c % 6 == Rank.ACE)
+        losers += max(0, len(cards) - aces)
+    return losers
+
+
+def solo_value(hand: Sequence[Card], contract: Contract) -> float:
+    """How promising a solo is: positive means worth playing (a rough count of tricks)."""
+    order = card_order(contract)
+    trumps, high, aces = strength(hand, order)
+    losers = plain_losers(hand, order)
+    if contract is Contract.MEATLESS:
+        return aces - 0.8 * losers - 1.5
+    if contract in (Contract.QUEEN_SOLO, Contract.JACK_SOLO, Contract.KING_SOLO):
+        return trumps + 0.9 * aces + 0.5 * high - 1.1 * losers - 6.5
+    return trumps + 1.2 * high + 0.5 * aces - 1.0 * losers - 11.5
+
+
+class HeuristicStrategy:
+    """Reservations by hand strength; partner-aware card play; announcements with strong hands."""
+
+    name = "heuristic"
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        if view.phase is Phase.BIDDING:
+            return self._bid(view)
+        if view.phase is Phase.POVERTY:
+            return self._poverty(view)
+        announce = self._announce(view)
+        if announce is not None:
+            return announce
+        return self._play(view)
+
+    # ------------------------------------------------------------------ reservations
+
+    def _bid(self, view: PlayerView) -> Action:
+        seat = view.seat
+        legal = {a.reservation: a for a in view.legal if isinstance(a, Bid)}
+        hand = view.hand
+        solos = [r for r in legal if r.is_solo]
+        best = max(solos, key=lambda r: solo_value(hand, Contract(r.value)), default=None)
+        if best is not None:
+            value = solo_value(hand, Contract(best.value))
+            if value > 0 or Reservation.HEALTHY not in legal:
+                return legal[best]
+        if Reservation.POVERTY in legal:
+            return legal[Reservation.POVERTY]
+        if Reservation.MARRIAGE in legal:
+            trumps, high, _ = strength(hand, NORMAL_ORDER)
+            # A strong hand with both queens plays a silent marriage (a hidden solo).
+            if trumps >= 9 and high >= 3:
+                return legal[Reservation.HEALTHY]
+            return legal[Reservation.MARRIAGE]
+        return legal.get(Reservation.HEALTHY) or Bid(seat, Reservation.HEALTHY)
+
+    def _poverty(self, view: PlayerView) -> Action:
+        seat = view.seat
+        turn = [a for a in view.legal if not isinstance(a, Announce)]
+        if turn and isinstance(turn[0], PassCards):
+            # Put down the trumps and, to fill up, the most valuable plain cards for the partner.
+            return max(turn, key=lambda a: sum(CARD_POINTS[c] for c in a.cards))  # type: ignore[union-attr]
+        if turn and isinstance(turn[0], PovertyReply):
+            trumps, high, _ = strength(view.hand, NORMAL_ORDER)
+            return PovertyReply(seat, trumps >= 7 and high >= 2)
+        # Give back the lowest plain cards (making voids), then the lowest trumps.
+        cls = NORMAL_ORDER.suit_class
+        power = NORMAL_ORDER.power
+        counts = Counter(cls[c] for c in view.hand)
+        ranked = sorted(
+            view.hand,
+            key=lambda c: (cls[c] == TRUMP, counts[cls[c]], CARD_POINTS[c], power[c]),
+        )
+        return ReturnCards(seat, tuple(ranked[:3]))
+
+    # ------------------------------------------------------------------ announcements
+
+    def _announce(self, view: PlayerView) -> Action | None:
+        calls = [a for a in view.legal if isinstance(a, Announce)]
+        if not calls or not any(a.level is Announcement.PARTY for a in calls):
+            return None
+        order = card_order(view.contract) if view.contract else NORMAL_ORDER
+        trumps, high, _ = strength(view.hand, order)
+        me = view.own_party
+        opponents_called = any(m.party is not me for m in view.announcements)
+        if (
+            view.contract is not None
+            and view.contract.is_solo_scored
+            and view.declarer == view.seat
+        ):
+            good = solo_value(view.hand, view.contract) > 2.5
+        else:
+            # Announce with a strong hand; answer the opponents' call a little more readily.
+            need = 5 if opponents_called else 6
+            good = trumps >= need and high >= 2
+        if good:
+            return next(a for a in calls if a.level is Announcement.PARTY)
+        return None
+
+    # ------------------------------------------------------------------ card play
+
+    def _play(self, view: PlayerView) -> Action:
+        plays = [a for a in view.legal if isinstance(a, Play)]
+        if len(plays) == 1:
+            return plays[0]
+        cards = [a.card for a in plays]
+        order = card_order(view.contract) if view.contract else NORMAL_ORDER
+        card = (
+            self._lead(view, cards, order) if not view.trick else self._follow(view, cards, order)
+        )
+        return next(a for a in plays if a.card == card)
+
+    def _unseen(self, view: PlayerView) -> Counter[Card]:
+        """Cards neither in this hand nor played yet: what the others may still hold."""
+        unseen = Counter(make_deck(nines=view.rules.nines))
+        unseen.subtract(view.hand)
+        for trick in view.tricks:
+            unseen.subtract(trick.cards)
+        unseen.subtract(c for _, c in view.trick)
+        return +unseen
+
+    def _partner(self, view: PlayerView, seat: int) -> bool:
+        me = view.parties[view.seat]
+        return seat != view.seat and me is not None and view.parties[seat] is me
+
+    def _lead(self, view: PlayerView, cards: list[Card], order: CardOrder) -> Card:
+        cls, power = order.suit_class, order.power
+        led_classes = {cls[t.cards[0]] for t in view.tricks}
+        soloist = (
+            view.declarer == view.seat
+            and view.contract is not None
+            and view.contract.is_solo_scored
+        )
+        trumps = [c for c in cards if cls[c] == TRUMP]
+        unseen = self._unseen(view)
+        if soloist and trumps and any(cls[c] == TRUMP for c in unseen):
+            return max(trumps, key=lambda c: power[c])  # pull the opponents' trumps
+        # Plain aces early, in a suit nobody has led yet.
+        aces = [
+            c for c in cards if cls[c] != TRUMP and c % 6 == Rank.ACE and cls[c] not in led_classes
+        ]
+        if aces:
+            counts = Counter(cls[c] for c in view.hand)
+            return min(aces, key=lambda c: counts[cls[c]])
+        # A plain card that is the highest left in its suit wins too.
+        for c in sorted(cards, key=lambda c: -CARD_POINTS[c]):
+            if (
+                cls[c] != TRUMP
+                and not any(cls[u] == cls[c] and power[u] > power[c] for u in unseen)
+                and cls[c] not in led_classes
+            ):
+                return c
+        if soloist and trumps:
+            return max(trumps, key=lambda c: power[c])
+        plain = [c for c in cards if cls[c] != TRUMP]
+        if plain:
+            counts = Counter(cls[c] for c in view.hand)
+            return min(plain, key=lambda c: (CARD_POINTS[c], -counts[cls[c]], power[c]))
+        safe = [c for c in trumps if c != Card.DA] or trumps
+        return min(safe, key=lambda c: (CARD_POINTS[c] >= 10, power[c]))
+
+    def _follow(self, view: PlayerView, cards: list[Card], order: CardOrder) -> Card:
+        cls, power = order.suit_class, order.power
+        trick = view.trick
+        played = tuple(c for _, c in trick)
+        leader = trick[0][0]
+        second = view.rules.dullen.value == "second_wins"
+        best_seat = trick_winner(played, leader, order, second)
+        best_card = dict(trick)[best_seat]
+        position = len(trick)  # 1, 2 or 3 cards before me
+        last = position == 3
+        points = sum(CARD_POINTS[c] for c in played)
+        unseen = self._unseen(view)
+
+        def beats(card: Card) -> bool:
+            return trick_winner(played + (card,), leader, order, second) == view.seat
+
+        def holds(card: Card) -> bool:
+            """No card the players after me may hold can beat ``card``."""
+            if last:
+                return True
+            c_cls = cls[card]
+            for u in unseen:
+                if cls[u] == TRUMP and c_cls != TRUMP:
+                    return False
+                if cls[u] == c_cls and power[u] > power[card]:
+                    return False
+            return True
+
+        partner_wins = self._partner(view, best_seat)
+        if partner_wins and holds(best_card):
+            # Schmieren: the partner's trick is safe, give it points (the fox too).
+            return max(cards, key=lambda c: (CARD_POINTS[c], -(cls[c] == TRUMP), -power[c]))
+        winners = [c for c in cards if beats(c)]
+        fox_in_trick = any(c == Card.DA and not self._partner(view, s) for s, c in trick)
+        if winners and not partner_wins:
+            sure = [c for c in winners if holds(c)]
+            if sure:
+                return min(sure, key=lambda c: (power[c], CARD_POINTS[c]))
+            if last or points >= 14 or fox_in_trick:
+                return min(winners, key=lambda c: (CARD_POINTS[c] == 11 and c == Card.DA, power[c]))
+        # Cannot (or need not) win: give as little as possible and keep the fox.
+        return min(
+            cards,
+            key=lambda c: (c == Card.DA, CARD_POINTS[c], cls[c] == TRUMP, power[c]),
+        )
