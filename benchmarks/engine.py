@@ -70,9 +70,16 @@ def main() -> None:
         f"µs per legal_actions or apply call (scoring included): {statistics.median(per_call):.2f}"
     )
     if args.json:
-        print(json.dumps({"games_per_s": round(games_per_s, 1),
-                          "us_per_call": round(statistics.median(per_call), 3),
-                          "games": args.games, "rounds": args.rounds}))  # fmt: skip
+        print(
+            json.dumps(
+                {
+                    "games_per_s": round(games_per_s, 1),
+                    "us_per_call": round(statistics.median(per_call), 3),
+                    "games": args.games,
+                    "rounds": args.rounds,
+                }
+            )
+        )
 
 
 if __name__ == "__main__":

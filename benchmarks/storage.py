@@ -36,8 +36,15 @@ def fake_result(rng: random.Random) -> FinishedGame:
         sign = 1 if winner == "re" else -1
         scores = (sign * value, -sign * value, sign * value, -sign * value)
     contract = "solo:queen" if solo else "normal"
-    return FinishedGame(contract, 0 if solo else None, winner, value, scores, parties,
-                        {"complete": True, "scores": list(scores)})  # fmt: skip
+    return FinishedGame(
+        contract,
+        0 if solo else None,
+        winner,
+        value,
+        scores,
+        parties,
+        {"complete": True, "scores": list(scores)},
+    )
 
 
 async def build(path: Path, games: int, players: int) -> None:
@@ -132,8 +139,11 @@ def main() -> None:
     print(f"leaderboard, 30 days (median):    {figures['leaderboard_30d_ms']:.3f} ms")
     print(f"score sheet of 24 games (median): {figures['sheet_ms']:.3f} ms   target ≤ 10 ms")
     if args.json:
-        print(json.dumps({"append_ms": round(append_ms, 3),
-                          **{k: round(v, 3) for k, v in figures.items()}}))  # fmt: skip
+        print(
+            json.dumps(
+                {"append_ms": round(append_ms, 3), **{k: round(v, 3) for k, v in figures.items()}}
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -70,8 +70,15 @@ def _simulate(args: argparse.Namespace) -> int:
         return 2
     progress = _progress_bar if sys.stderr.isatty() else None
     try:
-        summary = simulate(args.games, args.seed, players, rules, rotate=args.rotate,
-                           jobs=args.jobs, progress=progress)  # fmt: skip
+        summary = simulate(
+            args.games,
+            args.seed,
+            players,
+            rules,
+            rotate=args.rotate,
+            jobs=args.jobs,
+            progress=progress,
+        )
     except ValueError as exc:
         print(str(exc), file=sys.stderr)
         return 2
@@ -117,6 +124,13 @@ def _simulation_table(summary: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
+def _play(args: argparse.Namespace) -> int:
+    """A game in the terminal against three AI players."""
+    from dokobot.terminal import main as play_main
+
+    return play_main(args.seed, args.ai, args.games, args.pause)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dokobot", description="Doppelkopf for Discord.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -128,11 +142,18 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--seed", type=int, default=7, help="seed of the sample game")
     render.add_argument("--record", help="a doko-record/1 file: its tricks and result")
     render.set_defaults(handler=_render)
+    play = commands.add_parser("play", help="play in the terminal against three AI players")
+    play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    play.add_argument("--ai", default="heuristic", help="AI level: heuristic or random")
+    play.add_argument("--games", type=int, default=None, help="stop after this many games")
+    play.add_argument("--pause", type=float, default=0.6, help="seconds between AI moves")
+    play.set_defaults(handler=_play)
     sim = commands.add_parser("simulate", help="AI self-play with statistics")
     sim.add_argument("--games", type=int, default=100, help="deals to play")
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--players", default="heuristic,random,random,random",
-                     help="four strategies, seat 0 first")  # fmt: skip
+    sim.add_argument(
+        "--players", default="heuristic,random,random,random", help="four strategies, seat 0 first"
+    )
     sim.add_argument("--rotate", action="store_true", help="play each deal in all four seatings")
     sim.add_argument("--rules", help='house rules as JSON, e.g. {"poverty": true}')
     sim.add_argument("--jobs", type=int, default=1, help="worker processes")

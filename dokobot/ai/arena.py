@@ -125,16 +125,19 @@ def summarise(
         solos = [r for r in rows if r.soloist]
         announced = [r for r in rows if r.announced]
         strategies[name] = {
-            "mean": round(mean, 4), "se": round(se, 4),
-            "mean_non_solo": round(mean_ns, 4), "se_non_solo": round(se_ns, 4),
-            "games": len(rows), "games_non_solo": len(non_solo),
+            "mean": round(mean, 4),
+            "se": round(se, 4),
+            "mean_non_solo": round(mean_ns, 4),
+            "se_non_solo": round(se_ns, 4),
+            "games": len(rows),
+            "games_non_solo": len(non_solo),
             "re_win_rate": _rate(sum(r.won for r in re_rows), len(re_rows)),
             "kontra_win_rate": _rate(sum(r.won for r in ko_rows), len(ko_rows)),
             "solo_rate": _rate(len(solos), len(rows)),
             "solo_success": _rate(sum(r.won for r in solos), len(solos)),
             "announce_rate": _rate(len(announced), len(rows)),
             "announce_success": _rate(sum(r.won for r in announced), len(announced)),
-        }  # fmt: skip
+        }
         times = [t for r in rows for t in r.decision_ms]
         timing[name] = {
             "p50": round(_percentile(times, 0.5), 4),
@@ -142,8 +145,13 @@ def summarise(
             "max": round(max(times, default=0.0), 4),
             "decisions": len(times),
         }
-    return {"strategies": strategies, "decision_ms": timing, "deals": deals, "seed": seed,
-            "rotate": rotate}  # fmt: skip
+    return {
+        "strategies": strategies,
+        "decision_ms": timing,
+        "deals": deals,
+        "seed": seed,
+        "rotate": rotate,
+    }
 
 
 def simulate(

@@ -107,9 +107,10 @@ class HeuristicStrategy:
     def _poverty(self, view: PlayerView) -> Action:
         seat = view.seat
         turn = [a for a in view.legal if not isinstance(a, Announce)]
-        if turn and isinstance(turn[0], PassCards):
+        passes = [a for a in turn if isinstance(a, PassCards)]
+        if passes:
             # Put down the trumps and, to fill up, the most valuable plain cards for the partner.
-            return max(turn, key=lambda a: sum(CARD_POINTS[c] for c in a.cards))  # type: ignore[union-attr]
+            return max(passes, key=lambda a: sum(CARD_POINTS[c] for c in a.cards))
         if turn and isinstance(turn[0], PovertyReply):
             trumps, high, _ = strength(view.hand, NORMAL_ORDER)
             return PovertyReply(seat, trumps >= 7 and high >= 2)

@@ -244,9 +244,19 @@ def _apply_play(state: GameState, action: Play) -> GameState:
     actions = state.actions + (action,)
     if len(trick) < 4:
         return GameState(
-            state.setup, Phase.PLAY, state.bids, state.parties, state.poverty, hands,
-            trick, state.leader, state.tricks, state.calls, (seat + 1) % 4, actions,
-        )  # fmt: skip
+            state.setup,
+            Phase.PLAY,
+            state.bids,
+            state.parties,
+            state.poverty,
+            hands,
+            trick,
+            state.leader,
+            state.tricks,
+            state.calls,
+            (seat + 1) % 4,
+            actions,
+        )
     rules = state.setup.rules
     number = len(state.tricks) + 1
     is_last = number == rules.tricks
@@ -264,10 +274,19 @@ def _apply_play(state: GameState, action: Play) -> GameState:
     if parties.contract is Contract.MARRIAGE and not parties.open:
         parties = _clarify_marriage(parties, rules.marriage_clarification, tricks[-1], number)
     return GameState(
-        state.setup, Phase.FINISHED if is_last else Phase.PLAY, state.bids, parties,
-        state.poverty, hands, (), winner, tricks, state.calls, None if is_last else winner,
+        state.setup,
+        Phase.FINISHED if is_last else Phase.PLAY,
+        state.bids,
+        parties,
+        state.poverty,
+        hands,
+        (),
+        winner,
+        tricks,
+        state.calls,
+        None if is_last else winner,
         actions,
-    )  # fmt: skip
+    )
 
 
 def _clarify_marriage(
@@ -284,9 +303,16 @@ def _clarify_marriage(
     if counts and trick.winner != bride:
         re = tuple(s in (bride, trick.winner) for s in range(4))
         return Parties(
-            Contract.MARRIAGE, bride, trick.winner, re, False, parties.order,
-            True, number - 1, number,
-        )  # fmt: skip
+            Contract.MARRIAGE,
+            bride,
+            trick.winner,
+            re,
+            False,
+            parties.order,
+            True,
+            number - 1,
+            number,
+        )
     if number == 3:
         re = tuple(s == bride for s in range(4))
         return Parties(Contract.MARRIAGE_ALONE, bride, None, re, False, parties.order, True, 2, 3)
@@ -391,11 +417,21 @@ def _apply_announce(state: GameState, action: Announce) -> GameState:
     late_reply = calls.level(party) < 0 and played > 1 + state.parties.shift
     made = Made(seat, party, level, played)
     if party is Party.RE:
-        new_calls = Calls(level, calls.kontra_level, calls.log + (made,),
-                          late_reply or calls.re_barred, calls.kontra_barred)  # fmt: skip
+        new_calls = Calls(
+            level,
+            calls.kontra_level,
+            calls.log + (made,),
+            late_reply or calls.re_barred,
+            calls.kontra_barred,
+        )
     else:
-        new_calls = Calls(calls.re_level, level, calls.log + (made,),
-                          calls.re_barred, late_reply or calls.kontra_barred)  # fmt: skip
+        new_calls = Calls(
+            calls.re_level,
+            level,
+            calls.log + (made,),
+            calls.re_barred,
+            late_reply or calls.kontra_barred,
+        )
     return _replace(state, calls=new_calls, actions=state.actions + (action,))
 
 

@@ -12,10 +12,18 @@ from .state import GameState, Phase
 # Thresholds a winning party must reach against the opponents' no 90 / 60 / 30 /
 # schwarz to score "120 against no 90" and so on (rules.md §8.4).
 _AGAINST = {1: 120, 2: 90, 3: 60, 4: 30}
-_AGAINST_ITEM = {1: "120_against_no90", 2: "90_against_no60", 3: "60_against_no30",
-                 4: "30_against_schwarz"}  # fmt: skip
-_LEVEL_ITEM = {1: "no90_announced", 2: "no60_announced", 3: "no30_announced",
-               4: "schwarz_announced"}  # fmt: skip
+_AGAINST_ITEM = {
+    1: "120_against_no90",
+    2: "90_against_no60",
+    3: "60_against_no30",
+    4: "30_against_schwarz",
+}
+_LEVEL_ITEM = {
+    1: "no90_announced",
+    2: "no60_announced",
+    3: "no30_announced",
+    4: "schwarz_announced",
+}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -60,8 +60,15 @@ def font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
-def fit_text(draw: ImageDraw.ImageDraw, text: str, width: int, size: int, *, bold: bool = False,
-             minimum: int = 14) -> tuple[str, ImageFont.FreeTypeFont]:  # fmt: skip
+def fit_text(
+    draw: ImageDraw.ImageDraw,
+    text: str,
+    width: int,
+    size: int,
+    *,
+    bold: bool = False,
+    minimum: int = 14,
+) -> tuple[str, ImageFont.FreeTypeFont]:
     """Shrink the font down to ``minimum`` px, then shorten with "…", so ``text`` fits."""
     for s in range(size, minimum - 1, -1):
         f = font(s, bold=bold)

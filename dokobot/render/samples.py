@@ -82,9 +82,13 @@ def sample_images(seed: int = 7) -> dict[str, bytes]:
     full = sample_game(seed)
     trick = full.tricks[4]
     trick_png = render_trick(
-        [(trick.seat_of(i), c) for i, c in enumerate(trick.cards)], NAMES,
-        leader=trick.leader, winner=trick.winner, points=trick.points, title="Trick 5",
-    )  # fmt: skip
+        [(trick.seat_of(i), c) for i, c in enumerate(trick.cards)],
+        NAMES,
+        leader=trick.leader,
+        winner=trick.winner,
+        points=trick.points,
+        title="Trick 5",
+    )
     result_png = render_result(outcome(full), NAMES, title="Game 12 · Normal game")
     rows, totals = [], (0, 0, 0, 0)
     for i in range(24):
@@ -92,21 +96,37 @@ def sample_images(seed: int = 7) -> dict[str, bytes]:
         result = outcome(game)
         scores = tuple(result["scores"])
         totals = tuple(t + s for t, s in zip(totals, scores, strict=True))
-        rows.append(SampleRow(i, i % 4, result["contract"], result.get("soloist"),
-                              result["game_value"], scores, totals))  # fmt: skip
+        rows.append(
+            SampleRow(
+                i,
+                i % 4,
+                result["contract"],
+                result.get("soloist"),
+                result["game_value"],
+                scores,
+                totals,
+            )
+        )
     sheet = render_score_sheet(NAMES, rows, totals, title="Score sheet · Liste 3", stake=0.05)
     rng = random.Random(seed)
     board_rows = sorted(
-        (SampleBoard(0, f"Spieler {i} Ärger", rng.randint(-80, 160), rng.randint(20, 400), 0)
-         for i in range(12)),
+        (
+            SampleBoard(0, f"Spieler {i} Ärger", rng.randint(-80, 160), rng.randint(20, 400), 0)
+            for i in range(12)
+        ),
         key=lambda r: -r.points,
-    )  # fmt: skip
+    )
     board = [
         dataclasses.replace(r, rank=i + 1, won=r.games // 2 + i) for i, r in enumerate(board_rows)
     ]
     board_png = render_leaderboard(board, title="Leaderboard · this month")
-    return {"hand": hand, "trick": trick_png, "result": result_png, "sheet": sheet,
-            "leaderboard": board_png}  # fmt: skip
+    return {
+        "hand": hand,
+        "trick": trick_png,
+        "result": result_png,
+        "sheet": sheet,
+        "leaderboard": board_png,
+    }
 
 
 def record_images(text: str) -> dict[str, bytes]:
@@ -120,9 +140,13 @@ def record_images(text: str) -> dict[str, bytes]:
     images = {}
     for n, trick in enumerate(state.tricks, start=1):
         images[f"trick{n:02d}"] = render_trick(
-            [(trick.seat_of(i), c) for i, c in enumerate(trick.cards)], names,
-            leader=trick.leader, winner=trick.winner, points=trick.points, title=f"Trick {n}",
-        )  # fmt: skip
+            [(trick.seat_of(i), c) for i, c in enumerate(trick.cards)],
+            names,
+            leader=trick.leader,
+            winner=trick.winner,
+            points=trick.points,
+            title=f"Trick {n}",
+        )
     if state.is_finished:
         images["result"] = render_result(outcome(state), names)
     return images

@@ -64,8 +64,9 @@ def render_result(
     for item in breakdown:
         text, f = fit_text(draw, item_name(item["item"]), width - 2 * PAD - 170, 18)
         draw.text((PAD, y), text, font=f, fill=INK)
-        draw.text((width - PAD - 70, y), party_name(item["party"]), font=body, fill=MUTED,
-                  anchor="ra")  # fmt: skip
+        draw.text(
+            (width - PAD - 70, y), party_name(item["party"]), font=body, fill=MUTED, anchor="ra"
+        )
         draw.text((width - PAD, y), _signed(item["points"]), font=body, fill=INK, anchor="ra")
         y += LINE
     draw.line((PAD, y, width - PAD, y), fill=MUTED, width=1)
@@ -80,8 +81,13 @@ def render_result(
         x = PAD + seat * cell
         text, f = fit_text(draw, names[seat], cell - 8, 16)
         draw.text((x + cell // 2, y), text, font=f, fill=MUTED, anchor="ma")
-        draw.text((x + cell // 2, y + 24), _signed(score), font=font(22, bold=True),
-                  fill=_colour(score), anchor="ma")  # fmt: skip
+        draw.text(
+            (x + cell // 2, y + 24),
+            _signed(score),
+            font=font(22, bold=True),
+            fill=_colour(score),
+            anchor="ma",
+        )
     y += LINE * 2 + 4
     return to_png(image.crop((0, 0, width, y + PAD // 2)))
 
@@ -181,8 +187,13 @@ def render_score_sheet(
         average = sum(totals) / 4
         for seat, total in enumerate(totals):
             amount = (total - average) * stake
-            draw.text((x0 + seat * col + col - 8, y), f"{amount:+.2f}", font=body,
-                      fill=_colour(round(amount * 100)), anchor="ra")  # fmt: skip
+            draw.text(
+                (x0 + seat * col + col - 8, y),
+                f"{amount:+.2f}",
+                font=body,
+                fill=_colour(round(amount * 100)),
+                anchor="ra",
+            )
     return to_png(image)
 
 

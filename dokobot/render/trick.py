@@ -57,8 +57,9 @@ def render_trick(
             )
             continue
         if seat == winner:
-            draw.rounded_rectangle((x - 6, y - 6, x + CARD_W + 6, y + CARD_H + 6), radius=14,
-                                   fill=GOLD)  # fmt: skip
+            draw.rounded_rectangle(
+                (x - 6, y - 6, x + CARD_W + 6, y + CARD_H + 6), radius=14, fill=GOLD
+            )
         else:
             image.alpha_composite(Image.new("RGBA", (CARD_W, CARD_H), SHADOW), (x + 4, y + 4))
         image.alpha_composite(face(card), (x, y))
@@ -67,8 +68,9 @@ def render_trick(
     if title:
         draw.text((16, 14), title, font=font(20, bold=True), fill=INK)
     if points is not None:
-        draw.text((WIDTH - 16, 14), f"{points} points", font=font(20, bold=True), fill=INK,
-                  anchor="ra")  # fmt: skip
+        draw.text(
+            (WIDTH - 16, 14), f"{points} points", font=font(20, bold=True), fill=INK, anchor="ra"
+        )
     return to_png(image)
 
 

@@ -86,9 +86,17 @@ class GameRepo:
             cur = await conn.execute(
                 "INSERT INTO games (guild_id, number, session_id, seq, dealer, header, epoch, "
                 "started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, number, session_id, seq, header["dealer"], json.dumps(header), epoch,
-                 self._db.now()),
-            )  # fmt: skip
+                (
+                    guild_id,
+                    number,
+                    session_id,
+                    seq,
+                    header["dealer"],
+                    json.dumps(header),
+                    epoch,
+                    self._db.now(),
+                ),
+            )
             game_id = cur.lastrowid
             assert game_id is not None
             await conn.executemany(
@@ -104,9 +112,16 @@ class GameRepo:
                 "INSERT INTO game_actions (game_id, idx, action, at) "
                 "SELECT ?, ?, ?, ? FROM games WHERE game_id = ? AND status = 'running' "
                 "AND ? = (SELECT count(*) FROM game_actions WHERE game_id = ?)",
-                (game_id, index, json.dumps(action, separators=(",", ":")), self._db.now(),
-                 game_id, index, game_id),
-            )  # fmt: skip
+                (
+                    game_id,
+                    index,
+                    json.dumps(action, separators=(",", ":")),
+                    self._db.now(),
+                    game_id,
+                    index,
+                    game_id,
+                ),
+            )
             if cur.rowcount != 1:
                 raise StorageError(
                     f"action {index} of game {game_id} is out of order or the game is not running"
@@ -121,9 +136,16 @@ class GameRepo:
                 "UPDATE games SET status = 'finished', contract = ?, soloist = ?, winner = ?, "
                 "game_value = ?, result = ?, finished_at = ? WHERE game_id = ? "
                 "AND status = 'running' RETURNING guild_id, epoch",
-                (finished.contract, finished.soloist, finished.winner, finished.game_value,
-                 json.dumps(finished.result), now, game_id),
-            )  # fmt: skip
+                (
+                    finished.contract,
+                    finished.soloist,
+                    finished.winner,
+                    finished.game_value,
+                    json.dumps(finished.result),
+                    now,
+                    game_id,
+                ),
+            )
             row = await cur.fetchone()
             if row is None:
                 raise StorageError(f"game {game_id} is not running")
@@ -197,18 +219,31 @@ class GameRepo:
             "SELECT player_id FROM game_seats WHERE game_id = ? ORDER BY seat", (game_id,)
         ) as cur:
             seats = tuple(r[0] for r in await cur.fetchall())
-        return RunningGame(game_id, g[1], g[2], g[3], g[4], g[5], json.loads(g[6]), actions,
-                           seats, g[7])  # fmt: skip
+        return RunningGame(
+            game_id, g[1], g[2], g[3], g[4], g[5], json.loads(g[6]), actions, seats, g[7]
+        )
 
-    async def session_results(self, session_id: int) -> list[dict[str, Any]]:
-        """Finished games of a session in order: dealer, contract, soloist, result."""
+    async def session_records(self, session_id: int) -> list[dict[str, Any]]:
+        """The records (header plus actions) of a session's finished games, in order."""
         async with self._db.conn.execute(
-            "SELECT seq, dealer, header, result FROM games "
-            "WHERE session_id = ? AND status = 'finished' ORDER BY seq",
+            "SELECT game_id, header FROM games WHERE session_id = ? AND status = 'finished' "
+            "ORDER BY seq",
             (session_id,),
         ) as cur:
-            rows = await cur.fetchall()
-        return [
-            {"seq": r[0], "dealer": r[1], "header": json.loads(r[2]), "result": json.loads(r[3])}
-            for r in rows
-        ]
+            games = await cur.fetchall()
+        records = []
+        for game_id, header in games:
+            async with self._db.conn.execute(
+                "SELECT action FROM game_actions WHERE game_id = ? ORDER BY idx", (game_id,)
+            ) as cur:
+                actions = [json.loads(r[0]) for r in await cur.fetchall()]
+            records.append({**json.loads(header), "actions": actions})
+        return records
+
+    async def games_in_session(self, session_id: int) -> int:
+        """How many games (any status) the session has started: the next game's seq."""
+        async with self._db.conn.execute(
+            "SELECT count(*) FROM games WHERE session_id = ?", (session_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0

@@ -88,8 +88,22 @@ class StatsRepo:
             if name is None:
                 return None
             return PlayerStats(player_id, name, 0, 0, 0, 0, 0, 0, 0, 0, 0, None, None, None)
-        return PlayerStats(player_id, r[0], r[2], r[1], r[3], r[4], r[5], r[6], r[7], r[8], r[9],
-                           r[10], r[11], r[12])  # fmt: skip
+        return PlayerStats(
+            player_id,
+            r[0],
+            r[2],
+            r[1],
+            r[3],
+            r[4],
+            r[5],
+            r[6],
+            r[7],
+            r[8],
+            r[9],
+            r[10],
+            r[11],
+            r[12],
+        )
 
     async def game(self, guild_id: int, number: int) -> StoredGame | None:
         """A game by its number on this server, with its full record."""
@@ -115,8 +129,14 @@ class StatsRepo:
             (game_id,),
         ) as cur:
             players = tuple(row[0] for row in await cur.fetchall())
-        record = {**json.loads(r[3]), "players": list(players), "game_id": number,
-                  "session": r[1], "started_at": r[5], "actions": actions}  # fmt: skip
+        record = {
+            **json.loads(r[3]),
+            "players": list(players),
+            "game_id": number,
+            "session": r[1],
+            "started_at": r[5],
+            "actions": actions,
+        }
         result = json.loads(r[4]) if r[4] else None
         return StoredGame(game_id, number, r[1], r[2], record, result, players, r[5], r[6])
 

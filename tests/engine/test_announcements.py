@@ -20,8 +20,15 @@ from .helpers import announce, bid, healthy, new, play
 ALL = ["PARTY", "NO90", "NO60", "NO30", "SCHWARZ"]
 
 # DEAL_NORMAL, seat 0 leads: each of these tricks is won by seat 0, who leads the next.
-SEAT0_WINS = ["C10 C9 C9 C10", "CQ CJ CQ CJ", "CA CK CA CK", "SQ HQ SJ SJ", "SA S10 SA S9",
-              "H10 H10 SQ HJ", "HK H9 H9 S10"]  # fmt: skip
+SEAT0_WINS = [
+    "C10 C9 C9 C10",
+    "CQ CJ CQ CJ",
+    "CA CK CA CK",
+    "SQ HQ SJ SJ",
+    "SA S10 SA S9",
+    "H10 H10 SQ HJ",
+    "HK H9 H9 S10",
+]
 
 
 def at(state: GameState, tricks: int, *, lead: bool = False) -> GameState:

@@ -52,9 +52,15 @@ def test_marriage_needs_both_queens_of_clubs() -> None:
 
 def test_default_bids_are_healthy_and_the_ddv_solos() -> None:
     assert [b.value for b in legal_bids(new())] == [
-        "healthy", "solo:queen", "solo:jack", "solo:meatless", "solo:clubs", "solo:spades",
-        "solo:hearts", "solo:diamonds",
-    ]  # fmt: skip
+        "healthy",
+        "solo:queen",
+        "solo:jack",
+        "solo:meatless",
+        "solo:clubs",
+        "solo:spades",
+        "solo:hearts",
+        "solo:diamonds",
+    ]
 
 
 def test_king_solo_only_when_allowed() -> None:
@@ -82,8 +88,12 @@ def test_poverty_needs_the_house_rule_and_at_most_three_trumps() -> None:
 
 
 # Seat 1 holds D9 DK DA D10: four trumps, three if the fox does not count.
-DEAL_POOR_FOX = (DEAL_POOR[0], DEAL_POOR[1].replace("HA", "D10"), DEAL_POOR[2],
-                 DEAL_POOR[3].replace("D10", "HA"))  # fmt: skip
+DEAL_POOR_FOX = (
+    DEAL_POOR[0],
+    DEAL_POOR[1].replace("HA", "D10"),
+    DEAL_POOR[2],
+    DEAL_POOR[3].replace("D10", "HA"),
+)
 
 
 def test_poverty_fox_counts_house_rule() -> None:
@@ -170,8 +180,10 @@ def test_vorfuehren_forced_seat_only_chooses_the_solo_type() -> None:
         bid(state, "healthy")
     state = bid(state, "solo:spades")
     assert (state.contract, state.parties.compulsory, state.to_act) == (
-        Contract.SPADES_SOLO, True, 2,
-    )  # fmt: skip
+        Contract.SPADES_SOLO,
+        True,
+        2,
+    )
     assert len(state.bids) == 1
 
 

@@ -178,8 +178,12 @@ def test_everyone_declines_the_poverty_and_the_hand_is_redealt() -> None:
 
 
 def test_poverty_without_the_fox_keeps_the_diamonds_ace() -> None:
-    hands = (DEAL_POOR[0], DEAL_POOR[1].replace("HA", "D10"), DEAL_POOR[2],
-             DEAL_POOR[3].replace("D10", "HA"))  # fmt: skip
+    hands = (
+        DEAL_POOR[0],
+        DEAL_POOR[1].replace("HA", "D10"),
+        DEAL_POOR[2],
+        DEAL_POOR[3].replace("D10", "HA"),
+    )
     rules = RuleSet(poverty=True, poverty_fox_counts=False)
     state = bid(new(hands, rules=rules), "healthy", "poverty", "healthy", "healthy")
     with pytest.raises(IllegalActionError, match="D10 is missing"):

@@ -70,8 +70,9 @@ def random_game(seed: int) -> GameState:
     rng = random.Random(seed)
     rules = RULE_VARIANTS[seed % len(RULE_VARIANTS)]
     owed = tuple(rng.random() < 0.5 for _ in range(4)) if rules.compulsory_solos else (False,) * 4
-    setup = GameSetup(rules=rules, dealer=rng.randrange(4), hands=deal(rng, nines=rules.nines),
-                      solo_owed=owed)  # fmt: skip
+    setup = GameSetup(
+        rules=rules, dealer=rng.randrange(4), hands=deal(rng, nines=rules.nines), solo_owed=owed
+    )
     state = GameState.new(setup)
     while not state.is_finished:
         if state.phase is Phase.PLAY:

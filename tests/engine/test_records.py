@@ -35,8 +35,20 @@ def test_record_shape() -> None:
     assert record["format"] == "doko-record/1"
     assert "rules" not in record  # DDV defaults are left out
     assert record["dealer"] == 3
-    assert record["hands"][0] == ["C9", "CQ", "CK", "S10", "SQ", "H10", "HQ", "D9", "D9", "DJ",
-                                  "DK", "DA"]  # fmt: skip
+    assert record["hands"][0] == [
+        "C9",
+        "CQ",
+        "CK",
+        "S10",
+        "SQ",
+        "H10",
+        "HQ",
+        "D9",
+        "D9",
+        "DJ",
+        "DK",
+        "DA",
+    ]
     assert record["actions"][:5] == [
         {"seat": 0, "bid": "healthy"},
         {"seat": 1, "bid": "healthy"},

@@ -143,40 +143,100 @@ def test_announcement_doubles_house_rule() -> None:
 
 # Seat 0 leads (dealer 3). Re: seats 0 and 2 (queens of clubs). Re takes 130, no extras.
 GAME_130 = (
-    ("C9 CQ CK S10 SQ H10 HQ D9 D9 DJ DK DA", "C10 C10 CJ CK CA S9 SQ SA H9 HK HA DA",
-     "C9 CJ CQ S9 SK SA HQ HA D10 DJ DQ DK", "CA S10 SJ SJ SK H9 H10 HJ HJ HK D10 DQ"),
-    ["D9 CJ CJ DQ", "HK SQ HA HA", "DJ SQ DQ H10", "S10 S10 S9 S9", "HJ D9 DA DJ",
-     "SJ HQ CA D10", "CQ C10 DK HJ", "C9 CK C9 CA", "SK DA SA SK", "CK C10 SA D10",
-     "SJ DK HK CQ", "HQ H9 H10 H9"],
-)  # fmt: skip
+    (
+        "C9 CQ CK S10 SQ H10 HQ D9 D9 DJ DK DA",
+        "C10 C10 CJ CK CA S9 SQ SA H9 HK HA DA",
+        "C9 CJ CQ S9 SK SA HQ HA D10 DJ DQ DK",
+        "CA S10 SJ SJ SK H9 H10 HJ HJ HK D10 DQ",
+    ),
+    [
+        "D9 CJ CJ DQ",
+        "HK SQ HA HA",
+        "DJ SQ DQ H10",
+        "S10 S10 S9 S9",
+        "HJ D9 DA DJ",
+        "SJ HQ CA D10",
+        "CQ C10 DK HJ",
+        "C9 CK C9 CA",
+        "SK DA SA SK",
+        "CK C10 SA D10",
+        "SJ DK HK CQ",
+        "HQ H9 H10 H9",
+    ],
+)
 
 # Re: seats 2 and 3, 125 points. Kontra's doppelkopf in trick 1 (CA C10 CA C10 = 42),
 # Re catches seat 0's fox in trick 8 and wins the last trick with the CJ (Karlchen).
 GAME_EXTRAS = (
-    ("C9 C9 CK CA S10 SJ SQ H10 HQ HK HA DA", "C10 CJ S9 S10 SK SK H9 HJ D10 DJ DQ DA",
-     "CJ CQ CK CA SA H9 HJ HK D9 D10 DJ DQ", "C10 CQ S9 SJ SQ SA H10 HQ HA D9 DK DK"),
-    ["CA C10 CA C10", "C9 S9 CK CQ", "H10 SJ CJ HJ", "SQ HQ HJ CQ", "D9 HQ H10 DQ",
-     "C9 D10 HK D9", "SK SA S9 S10", "D10 SJ DA DJ", "DK SQ DA DQ", "HA H9 H9 HA",
-     "CK SK DJ DK", "CJ SA HK S10"],
-)  # fmt: skip
+    (
+        "C9 C9 CK CA S10 SJ SQ H10 HQ HK HA DA",
+        "C10 CJ S9 S10 SK SK H9 HJ D10 DJ DQ DA",
+        "CJ CQ CK CA SA H9 HJ HK D9 D10 DJ DQ",
+        "C10 CQ S9 SJ SQ SA H10 HQ HA D9 DK DK",
+    ),
+    [
+        "CA C10 CA C10",
+        "C9 S9 CK CQ",
+        "H10 SJ CJ HJ",
+        "SQ HQ HJ CQ",
+        "D9 HQ H10 DQ",
+        "C9 D10 HK D9",
+        "SK SA S9 S10",
+        "D10 SJ DA DJ",
+        "DK SQ DA DQ",
+        "HA H9 H9 HA",
+        "CK SK DJ DK",
+        "CJ SA HK S10",
+    ],
+)
 
 # Re: seats 0 and 1, only 105 points, but two foxes caught and a Karlchen.
 GAME_LOSER_PLUS = (
-    ("C10 CQ CK SJ SK H9 H9 H10 HJ D10 DJ DQ", "CJ CQ CK CA S9 SQ SA H10 HJ HQ D9 DK",
-     "C9 CJ CA S9 S10 S10 SK SA HK HA D9 DA", "C9 C10 SJ SQ HQ HK HA D10 DJ DQ DK DA"),
-    ["DQ HJ D9 DA", "H10 HQ DA DJ", "CQ H10 CJ DK", "DK SA HQ D10", "SQ HJ SQ SK",
-     "SJ DJ D9 C9", "HA H9 SA HK", "C9 C10 CK CA", "HA HK H9 S9", "S9 D10 SK CA",
-     "DQ SJ CQ S10", "CJ S10 C10 CK"],
-)  # fmt: skip
+    (
+        "C10 CQ CK SJ SK H9 H9 H10 HJ D10 DJ DQ",
+        "CJ CQ CK CA S9 SQ SA H10 HJ HQ D9 DK",
+        "C9 CJ CA S9 S10 S10 SK SA HK HA D9 DA",
+        "C9 C10 SJ SQ HQ HK HA D10 DJ DQ DK DA",
+    ),
+    [
+        "DQ HJ D9 DA",
+        "H10 HQ DA DJ",
+        "CQ H10 CJ DK",
+        "DK SA HQ D10",
+        "SQ HJ SQ SK",
+        "SJ DJ D9 C9",
+        "HA H9 SA HK",
+        "C9 C10 CK CA",
+        "HA HK H9 S9",
+        "S9 D10 SK CA",
+        "DQ SJ CQ S10",
+        "CJ S10 C10 CK",
+    ],
+)
 
 # Re: seats 1 and 3, exactly 120 points, no extras.
 GAME_120 = (
-    ("C10 CJ CJ CK CA SA HQ HA D9 D10 DJ DA", "C10 CQ S9 SJ HJ HJ HQ HK HA D10 DK DA",
-     "C9 S10 S10 SQ SQ SA H9 H9 H10 D9 DJ DK", "C9 CQ CK CA S9 SJ SK SK H10 HK DQ DQ"),
-    ["D9 CQ D9 H10", "CQ DJ HQ DJ", "DQ CJ SJ H10", "C9 CA CK C10", "DQ CJ HJ SQ",
-     "H9 HK HA HA", "HQ HJ SQ SJ", "H9 CK C10 HK", "S9 S10 SK SA", "D10 DA DK SK",
-     "D10 SA C9 DA", "CA DK S10 S9"],
-)  # fmt: skip
+    (
+        "C10 CJ CJ CK CA SA HQ HA D9 D10 DJ DA",
+        "C10 CQ S9 SJ HJ HJ HQ HK HA D10 DK DA",
+        "C9 S10 S10 SQ SQ SA H9 H9 H10 D9 DJ DK",
+        "C9 CQ CK CA S9 SJ SK SK H10 HK DQ DQ",
+    ),
+    [
+        "D9 CQ D9 H10",
+        "CQ DJ HQ DJ",
+        "DQ CJ SJ H10",
+        "C9 CA CK C10",
+        "DQ CJ HJ SQ",
+        "H9 HK HA HA",
+        "HQ HJ SQ SJ",
+        "H9 CK C10 HK",
+        "S9 S10 SK SA",
+        "D10 DA DK SK",
+        "D10 SA C9 DA",
+        "CA DK S10 S9",
+    ],
+)
 
 
 def normal(game: tuple[tuple[str, ...], list[str]], *calls: tuple[int, str]) -> GameState:

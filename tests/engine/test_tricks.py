@@ -99,12 +99,27 @@ def test_trick_winner_counts_from_the_leader() -> None:
 
 # Both hearts tens meet in the last trick: seat 2 leads H10, seat 3 plays H10.
 DULLEN_LAST = (
-    ("S10 SQ SK SA H9 HJ HQ HQ HK HK D9 DK", "C9 C9 CK CA SJ H9 HJ D10 DQ DQ DK DA",
-     "C10 CJ CJ CQ CA S9 S10 SA H10 HA D9 DJ", "C10 CQ CK S9 SJ SQ SK H10 HA D10 DJ DA"),
-    ["HJ SJ CJ DJ", "C10 C10 D9 CA", "HK H9 HA HA", "SA SK S10 DA", "CK CA CK HQ",
-     "SA DK S10 S9", "DQ D9 DA SQ", "SK DQ S9 SQ", "CQ DK D10 CJ", "SJ HQ HJ DJ",
-     "HK C9 CQ D10", "H10 H10 H9 C9"],
-)  # fmt: skip
+    (
+        "S10 SQ SK SA H9 HJ HQ HQ HK HK D9 DK",
+        "C9 C9 CK CA SJ H9 HJ D10 DQ DQ DK DA",
+        "C10 CJ CJ CQ CA S9 S10 SA H10 HA D9 DJ",
+        "C10 CQ CK S9 SJ SQ SK H10 HA D10 DJ DA",
+    ),
+    [
+        "HJ SJ CJ DJ",
+        "C10 C10 D9 CA",
+        "HK H9 HA HA",
+        "SA SK S10 DA",
+        "CK CA CK HQ",
+        "SA DK S10 S9",
+        "DQ D9 DA SQ",
+        "SK DQ S9 SQ",
+        "CQ DK D10 CJ",
+        "SJ HQ HJ DJ",
+        "HK C9 CQ D10",
+        "H10 H10 H9 C9",
+    ],
+)
 
 
 @pytest.mark.parametrize(

@@ -49,8 +49,11 @@ def test_silent_marriage_looks_like_a_normal_game_to_the_others() -> None:
 def test_losing_reservations_stay_hidden() -> None:
     state = bid(new(DEAL_MARRIAGE), "marriage", "healthy", "solo:queen", "healthy")
     assert player_view(state, 1).bids == (
-        (0, "reservation"), (1, "healthy"), (2, "solo:queen"), (3, "healthy"),
-    )  # fmt: skip
+        (0, "reservation"),
+        (1, "healthy"),
+        (2, "solo:queen"),
+        (3, "healthy"),
+    )
     assert player_view(state, 0).bids[0] == (0, "marriage")
 
 

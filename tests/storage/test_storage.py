@@ -66,8 +66,15 @@ def random_game(seed: int, dealer: int = 0) -> GameState:
     return state
 
 
-async def store_game(storage: Storage, session: int, seq: int, state: GameState,
-                     seats: tuple[int, ...], *, finish: bool = True) -> int:  # fmt: skip
+async def store_game(
+    storage: Storage,
+    session: int,
+    seq: int,
+    state: GameState,
+    seats: tuple[int, ...],
+    *,
+    finish: bool = True,
+) -> int:
     fresh = GameState.new(state.setup)
     ref = await storage.games.start_game(session, seq, record_header(fresh), seats)
     replayed = fresh

@@ -1,0 +1,1024 @@
+"""The table service: seats, lobby, turn loop, AI players, timeouts and persistence.
+
+It speaks in domain events (``dokobot.table.events``), never in Discord messages.
+Every applied action is committed to storage before its events go out; after a
+restart ``restore()`` rebuilds every unfinished table by replaying its log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from dokobot.ai import LEVELS, make_strategy
+from dokobot.engine import (
+    Action,
+    Announce,
+    Announcement,
+    Bid,
+    Card,
+    Contract,
+    GameState,
+    IllegalActionError,
+    Party,
+    PassCards,
+    Phase,
+    Play,
+    PlayerView,
+    PovertyReply,
+    RecordError,
+    Reservation,
+    ReturnCards,
+    RuleError,
+    RuleSet,
+    Session,
+    player_view,
+    replay,
+    score,
+)
+from dokobot.engine import apply as engine_apply
+from dokobot.engine.record import action_to_json
+from dokobot.storage import Storage
+
+from . import events as ev
+from .clock import Clock, SystemClock
+from .persist import finished_game, record_header
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[ev.Event], Awaitable[None]]
+AI_NAMES = ("Anton", "Berta", "Cäsar", "Dora")
+DEFAULT_AI = "heuristic"
+
+
+class TableError(Exception):
+    """A refused request, with a sentence for the user who made it (and only them)."""
+
+    def __init__(self, message: str, code: str = "refused") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Member:
+    """A Discord user as the service needs them."""
+
+    user_id: int
+    name: str
+
+
+@dataclasses.dataclass(slots=True)
+class Seat:
+    player_id: int
+    name: str
+    ai_level: str | None = None
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai_level is not None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatInfo:
+    player_id: int
+    name: str
+    is_ai: bool
+    away: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """What everybody may see of a table."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    owner_id: int | None
+    status: str
+    seats: tuple[SeatInfo | None, ...]
+    rules: RuleSet
+    game_number: int | None
+    action_no: int
+    phase: Phase | None
+    dealer: int | None
+    to_act: int | None
+    contract: Contract | None
+    declarer: int | None
+    announcements: tuple[tuple[int, str], ...]
+    tricks_played: int
+    totals: tuple[int, ...]
+    games_played: int
+    deadline: float | None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.name if s else "—" for s in self.seats)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Panel:
+    """What one seated player may see and do now: the basis of their private hand panel."""
+
+    seat: int
+    game_number: int
+    action_no: int
+    view: PlayerView
+    is_turn: bool
+    away: bool
+    cards: tuple[Card, ...]
+    playable: frozenset[Card]
+    bids: tuple[Reservation, ...]
+    announcements: tuple[str, ...]
+    poverty_step: str | None
+
+
+@dataclasses.dataclass(eq=False)
+class _Table:
+    table_id: int
+    guild_id: int
+    channel_id: int
+    owner_id: int | None
+    status: str
+    seats: list[Seat | None]
+    settings: dict[str, Any]
+    lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
+    rules: RuleSet = dataclasses.field(default_factory=RuleSet)
+    session: Session | None = None
+    session_id: int | None = None
+    seed: int = 0
+    seq: int = 0
+    game: GameState | None = None
+    game_id: int | None = None
+    game_number: int | None = None
+    away: set[int] = dataclasses.field(default_factory=set)
+    leaving: set[int] = dataclasses.field(default_factory=set)
+    timeouts: list[int] = dataclasses.field(default_factory=lambda: [0, 0, 0, 0])
+    turn_marker: tuple[int, int] | None = None
+    deadline: float | None = None
+    timer: asyncio.Task[None] | None = None
+    driver: asyncio.Task[None] | None = None
+    next_game: asyncio.Task[None] | None = None
+    #: The pause between games is over and the next game is being dealt.
+    starting: bool = False
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat is not None and seat.player_id == user_id:
+                return i
+        return None
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.name if s else "—" for s in self.seats)
+
+    def name(self, seat: int) -> str:
+        s = self.seats[seat]
+        return s.name if s else f"seat {seat + 1}"
+
+    def plays_by_ai(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return s is None or s.is_ai or seat in self.away
+
+
+class TableService:
+    """All tables of the bot, one lock each; tables never block each other."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        clock: Clock | None = None,
+        listener: Listener | None = None,
+        ai_pause: float = 1.0,
+        turn_seconds: float = 90.0,
+        between_games: float = 4.0,
+        seed_source: Callable[[], int] | None = None,
+    ) -> None:
+        self.storage = storage
+        self.clock = clock or SystemClock()
+        self.listener = listener
+        self.ai_pause = ai_pause
+        self.turn_seconds = turn_seconds
+        self.between_games = between_games
+        self._seed_source = seed_source or (lambda: secrets.randbits(48))
+        self._tables: dict[int, _Table] = {}
+        self._queue: asyncio.Queue[ev.Event] = asyncio.Queue()
+        self._dispatcher: asyncio.Task[None] | None = None
+        self._fallback = make_strategy(DEFAULT_AI)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def restore(self) -> list[TableSnapshot]:
+        """Rebuild every table that was open or playing, and carry on where each stopped."""
+        restored = []
+        for row in await self.storage.tables.live():
+            if row.channel_id in self._tables:
+                continue
+            names = await self.storage.players.names([p for p in row.seats if p is not None])
+            levels = {int(k): v for k, v in row.settings.get("ai_levels", {}).items()}
+            seats: list[Seat | None] = [
+                None if p is None else Seat(p, names.get(p, "?"), levels.get(i))
+                for i, p in enumerate(row.seats)
+            ]
+            table = _Table(
+                row.table_id,
+                row.guild_id,
+                row.channel_id,
+                row.owner_id,
+                row.status,
+                seats,
+                dict(row.settings),
+            )
+            table.away = set(row.settings.get("away", []))
+            self._tables[row.channel_id] = table
+            if row.status == "playing":
+                await self._restore_session(table)
+            restored.append(self._snapshot(table))
+            self._emit(ev.TableResumed(table.guild_id, table.channel_id, table.table_id))
+            async with table.lock:
+                await self._after_change(table)
+        return restored
+
+    async def _restore_session(self, table: _Table) -> None:
+        row = await self.storage.games.open_session(table.table_id)
+        if row is None:
+            table.status = "open"
+            await self.storage.tables.set_status(table.table_id, "open")
+            return
+        try:
+            table.rules = RuleSet.from_dict(row.rules)
+            session = Session(rules=table.rules, first_dealer=row.first_dealer, deals=row.deals)
+            for record in await self.storage.games.session_records(row.session_id):
+                state = replay(record)
+                session = session.record(state, None if state.is_redeal else score(state))
+        except (RecordError, RuleError, ValueError) as exc:
+            log.error(
+                "table %s: cannot restore session %s: %s", table.table_id, row.session_id, exc
+            )
+            raise
+        table.session, table.session_id, table.seed = session, row.session_id, row.seed
+        table.seq = await self.storage.games.games_in_session(row.session_id)
+        running = await self.storage.games.running_for_table(table.table_id)
+        if running is not None:
+            table.game = replay(running.record())
+            table.game_id, table.game_number = running.game_id, running.number
+            log.info(
+                "table %s resumed game %s at action %s",
+                table.table_id,
+                running.number,
+                len(running.actions),
+            )
+
+    async def close(self) -> None:
+        """Stop all background work (the database keeps everything)."""
+        tasks = [
+            task
+            for table in self._tables.values()
+            for task in (table.timer, table.driver, table.next_game)
+            if task is not None and not task.done()
+        ]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._dispatcher:
+            await self.idle_events()
+            self._dispatcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._dispatcher
+
+    async def idle(self) -> None:
+        """Wait until no AI move or event is pending (timers keep waiting on the clock)."""
+        for _ in range(10_000):
+            await self.idle_events()
+            busy = [
+                task
+                for t in self._tables.values()
+                for task in (t.driver, t.next_game if t.starting else None)
+                if task is not None and not task.done()
+            ]
+            if not busy:
+                await asyncio.sleep(0)
+                if self._queue.empty():
+                    return
+                continue
+            await asyncio.wait(busy, timeout=0.05)
+        raise RuntimeError("the table service did not become idle")
+
+    async def idle_events(self) -> None:
+        if self._dispatcher is not None:
+            await self._queue.join()
+
+    # ------------------------------------------------------------------ lobby
+
+    def snapshot(self, channel_id: int) -> TableSnapshot | None:
+        table = self._tables.get(channel_id)
+        return None if table is None else self._snapshot(table)
+
+    def tables(self) -> list[TableSnapshot]:
+        return [self._snapshot(t) for t in self._tables.values()]
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        owner: Member,
+        *,
+        settings: dict[str, Any] | None = None,
+        sit: bool = True,
+    ) -> TableSnapshot:
+        """Open a table in a channel, its owner in seat 1 (unless ``sit`` is false)."""
+        if channel_id in self._tables:
+            raise TableError(
+                "This channel already has a table. Use /doko join to sit down.", "exists"
+            )
+        await self.storage.players.upsert(owner.user_id, owner.name)
+        table_id = await self.storage.tables.create(guild_id, channel_id, owner.user_id, settings)
+        seats: list[Seat | None] = [
+            Seat(owner.user_id, owner.name) if sit else None,
+            None,
+            None,
+            None,
+        ]
+        table = _Table(
+            table_id, guild_id, channel_id, owner.user_id, "open", seats, dict(settings or {})
+        )
+        self._tables[channel_id] = table
+        await self._save_seats(table)
+        self._changed(table)
+        return self._snapshot(table)
+
+    async def join(self, channel_id: int, member: Member) -> TableSnapshot:
+        table = self._table(channel_id)
+        async with table.lock:
+            seat = table.seat_of(member.user_id)
+            if seat is not None:
+                raise TableError(f"You already sit at this table (seat {seat + 1}).", "seated")
+            if table.status == "playing":
+                raise TableError(
+                    "A session is running at this table; join when it is over.", "busy"
+                )
+            free = [i for i, s in enumerate(table.seats) if s is None]
+            if not free:
+                ai = [i for i, s in enumerate(table.seats) if s is not None and s.is_ai]
+                if not ai:
+                    raise TableError("The table is full.", "full")
+                free = ai  # a human takes an AI's seat
+            await self.storage.players.upsert(member.user_id, member.name)
+            table.seats[free[0]] = Seat(member.user_id, member.name)
+            await self._save_seats(table)
+        self._changed(table)
+        return self._snapshot(table)
+
+    async def leave(self, channel_id: int, user_id: int) -> TableSnapshot | None:
+        """Leave a table; during a session the AI takes over the seat. ``None``: table closed."""
+        table = self._table(channel_id)
+        async with table.lock:
+            seat = self._seated(table, user_id)
+            if table.status == "playing":
+                table.away.add(seat)
+                table.leaving.add(seat)
+                await self._save_seats(table)
+                self._emit(
+                    ev.SeatHandedToAI(table.guild_id, channel_id, table.table_id, seat, user_id)
+                )
+                await self._after_change(table)
+            else:
+                table.seats[seat] = None
+                await self._save_seats(table)
+            if user_id == table.owner_id:
+                humans = [
+                    s
+                    for s in table.seats
+                    if s is not None and not s.is_ai and s.player_id != user_id
+                ]
+                table.owner_id = humans[0].player_id if humans else None
+            if table.owner_id is None and table.status != "playing":
+                await self._close(table, "everybody left")
+                return None
+        self._changed(table)
+        return self._snapshot(table)
+
+    async def kick(self, channel_id: int, user_id: int, seat: int) -> TableSnapshot | None:
+        """The owner frees a seat (a human there is handed to the AI during a session)."""
+        table = self._table(channel_id)
+        self._owner_only(table, user_id)
+        if not 0 <= seat <= 3 or table.seats[seat] is None:
+            raise TableError(f"Seat {seat + 1} is empty.", "empty")
+        target = table.seats[seat]
+        assert target is not None
+        if target.player_id == user_id:
+            raise TableError("Use Leave to leave your own seat.", "self")
+        if target.is_ai and table.status != "playing":
+            async with table.lock:
+                table.seats[seat] = None
+                await self._save_seats(table)
+            self._changed(table)
+            return self._snapshot(table)
+        return await self.leave(channel_id, target.player_id)
+
+    async def add_ai(self, channel_id: int, user_id: int, level: str = DEFAULT_AI) -> TableSnapshot:
+        table = self._table(channel_id)
+        if level not in LEVELS:
+            raise TableError(f"Unknown AI level {level!r}: choose {', '.join(LEVELS)}.", "level")
+        async with table.lock:
+            if user_id != table.owner_id:
+                self._seated(table, user_id)
+            if table.status == "playing":
+                raise TableError("A session is running at this table.", "busy")
+            free = [i for i, s in enumerate(table.seats) if s is None]
+            if not free:
+                raise TableError("The table is full.", "full")
+            await self._seat_ai(table, free[0], level)
+            await self._save_seats(table)
+        self._changed(table)
+        return self._snapshot(table)
+
+    async def start(
+        self, channel_id: int, user_id: int, *, ai_level: str = DEFAULT_AI, deals: int | None = None
+    ) -> TableSnapshot:
+        """Fill empty seats with AI players and start a session of games."""
+        table = self._table(channel_id)
+        self._owner_only(table, user_id)
+        if ai_level not in LEVELS:
+            raise TableError(f"Unknown AI level {ai_level!r}: choose {', '.join(LEVELS)}.", "level")
+        async with table.lock:
+            if table.status == "playing":
+                raise TableError("The game is already running.", "busy")
+            for i, s in enumerate(table.seats):
+                if s is None:
+                    await self._seat_ai(table, i, ai_level)
+            settings = await self.storage.settings.get(table.guild_id)
+            try:
+                table.rules = RuleSet.from_dict(settings.rules)
+            except RuleError as exc:
+                raise TableError(
+                    f"This server's rules are broken ({exc}); fix them with /doko rules."
+                ) from None
+            deals = deals if deals is not None else table.settings.get("deals")
+            table.session = Session.start(table.rules, first_dealer=0, deals=deals)
+            table.seed = self._seed_source()
+            table.session_id = await self.storage.games.start_session(
+                table.table_id,
+                table.guild_id,
+                rules=table.rules.to_dict(),
+                first_dealer=0,
+                deals=table.session.deals,
+                seed=table.seed,
+            )
+            table.seq = 0
+            table.status = "playing"
+            table.away.clear()
+            table.timeouts = [0, 0, 0, 0]
+            await self._save_seats(table)
+            await self.storage.tables.set_status(table.table_id, "playing")
+            self._changed(table)
+            await self._start_game(table)
+        return self._snapshot(table)
+
+    async def stop(self, channel_id: int, user_id: int, *, force: bool = False) -> None:
+        """Close the table (the owner, or someone with ``force``: a server manager)."""
+        table = self._table(channel_id)
+        if not force:
+            self._owner_only(table, user_id)
+        async with table.lock:
+            await self._close(table, "stopped")
+
+    async def set_message(self, channel_id: int, message_id: int | None) -> None:
+        """Remember the public table message (so it can be edited after a restart)."""
+        table = self._table(channel_id)
+        await self.storage.tables.set_message(table.table_id, message_id)
+
+    # ------------------------------------------------------------------ playing
+
+    def panel(self, channel_id: int, user_id: int) -> Panel:
+        """The private view of the user's seat: hand, legal choices, action number."""
+        table = self._table(channel_id)
+        seat = self._seated(table, user_id)
+        state = table.game
+        if state is None or table.game_number is None:
+            raise TableError("No game is running at this table right now.", "no_game")
+        view = player_view(state, seat)
+        plays = frozenset(a.card for a in view.legal if isinstance(a, Play))
+        bids = tuple(a.reservation for a in view.legal if isinstance(a, Bid))
+        party = state.party(seat)
+        words = tuple(
+            a.level.word(party or Party.RE) for a in view.legal if isinstance(a, Announce)
+        )
+        step = None
+        if state.phase is Phase.POVERTY and state.to_act == seat and state.poverty is not None:
+            pov = state.poverty
+            step = "pass" if not pov.passed else ("reply" if pov.acceptor is None else "return")
+        return Panel(
+            seat,
+            table.game_number,
+            len(state.actions),
+            view,
+            state.to_act == seat,
+            seat in table.away,
+            state.hands[seat],
+            plays,
+            bids,
+            words,
+            step,
+        )
+
+    async def play(
+        self, channel_id: int, user_id: int, card: Card | str, *, game: int, expected: int | None
+    ) -> None:
+        """Play a card for the user's seat."""
+        try:
+            parsed = Card.parse(card) if isinstance(card, str) else card
+        except ValueError:
+            raise TableError(f"There is no card {card!r}.", "unknown") from None
+        await self._human(channel_id, user_id, game, expected, lambda seat: Play(seat, parsed))
+
+    async def bid(
+        self, channel_id: int, user_id: int, word: str, *, game: int, expected: int | None
+    ) -> None:
+        try:
+            reservation = Reservation(word)
+        except ValueError:
+            raise TableError(f"There is no reservation {word!r}.", "unknown") from None
+        await self._human(channel_id, user_id, game, expected, lambda seat: Bid(seat, reservation))
+
+    async def announce(self, channel_id: int, user_id: int, word: str, *, game: int) -> None:
+        """Announce for the user's party; not tied to the turn, so no action number check."""
+        try:
+            level, named = Announcement.parse(word)
+        except ValueError:
+            raise TableError(f"There is no announcement {word!r}.", "unknown") from None
+        table = self._table(channel_id)
+        seat = self._seated(table, user_id)
+        party = table.game.party(seat) if table.game else None
+        if named is not None and party is not None and named is not party:
+            own, other = party.value.capitalize(), named.value.capitalize()
+            raise TableError(f"You play for {own}: announce {own}, not {other}.", "party")
+        await self._human(channel_id, user_id, game, None, lambda s: Announce(s, level))
+
+    async def poverty_pass(
+        self,
+        channel_id: int,
+        user_id: int,
+        cards: Sequence[Card],
+        *,
+        game: int,
+        expected: int | None,
+    ) -> None:
+        await self._human(channel_id, user_id, game, expected, lambda s: PassCards(s, tuple(cards)))
+
+    async def poverty_reply(
+        self, channel_id: int, user_id: int, accept: bool, *, game: int, expected: int | None
+    ) -> None:
+        await self._human(channel_id, user_id, game, expected, lambda s: PovertyReply(s, accept))
+
+    async def poverty_return(
+        self,
+        channel_id: int,
+        user_id: int,
+        cards: Sequence[Card],
+        *,
+        game: int,
+        expected: int | None,
+    ) -> None:
+        await self._human(
+            channel_id, user_id, game, expected, lambda s: ReturnCards(s, tuple(cards))
+        )
+
+    async def come_back(self, channel_id: int, user_id: int) -> None:
+        """A human takes their seat back from the AI (one click)."""
+        table = self._table(channel_id)
+        async with table.lock:
+            seat = self._seated(table, user_id)
+            if seat not in table.away:
+                raise TableError("You are playing your seat yourself already.", "not_away")
+            self._return(table, seat)
+            await self._after_change(table)
+
+    # ------------------------------------------------------------------ internals
+
+    def _table(self, channel_id: int) -> _Table:
+        table = self._tables.get(channel_id)
+        if table is None:
+            raise TableError(
+                "There is no table in this channel. Open one with /doko new.", "no_table"
+            )
+        return table
+
+    def _seated(self, table: _Table, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("You are not sitting at this table.", "not_seated")
+        return seat
+
+    def _owner_only(self, table: _Table, user_id: int) -> None:
+        if user_id != table.owner_id:
+            owner = next((s.name for s in table.seats if s and s.player_id == table.owner_id), None)
+            who = f" ({owner})" if owner else ""
+            raise TableError(f"Only the table's owner{who} can do that.", "not_owner")
+
+    async def _seat_ai(self, table: _Table, seat: int, level: str) -> None:
+        player_id = -(100 * (list(LEVELS).index(level) + 1) + seat + 1)
+        name = f"Bot {AI_NAMES[seat]}"
+        await self.storage.players.upsert(player_id, f"{name} ({level})", is_ai=True)
+        table.seats[seat] = Seat(player_id, name, level)
+
+    async def _save_seats(self, table: _Table) -> None:
+        table.settings["ai_levels"] = {
+            str(i): s.ai_level for i, s in enumerate(table.seats) if s is not None and s.is_ai
+        }
+        table.settings["away"] = sorted(table.away)
+        await self.storage.tables.set_seats(
+            table.table_id, [s.player_id if s else None for s in table.seats]
+        )
+        await self.storage.tables.set_settings(table.table_id, table.settings)
+
+    def _return(self, table: _Table, seat: int) -> None:
+        table.away.discard(seat)
+        table.leaving.discard(seat)
+        table.timeouts[seat] = 0
+        s = table.seats[seat]
+        assert s is not None
+        self._emit(
+            ev.SeatReturned(table.guild_id, table.channel_id, table.table_id, seat, s.player_id)
+        )
+
+    async def _human(
+        self,
+        channel_id: int,
+        user_id: int,
+        game: int,
+        expected: int | None,
+        build: Callable[[int], Action],
+    ) -> None:
+        table = self._table(channel_id)
+        async with table.lock:
+            seat = self._seated(table, user_id)
+            state = table.game
+            if state is None or table.game_number != game:
+                raise TableError("That was for an earlier game; open My cards again.", "stale")
+            if expected is not None and expected != len(state.actions):
+                raise TableError(
+                    "That button is out of date: the game has moved on. Here is the current state.",
+                    "stale",
+                )
+            if seat in table.away:
+                self._return(table, seat)
+            await self._apply(table, seat, build(seat))
+            table.timeouts[seat] = 0
+
+    def _explain(self, table: _Table, error: IllegalActionError) -> TableError:
+        if error.code == "not_your_turn" and error.seat is not None:
+            return TableError(f"It's {table.name(error.seat)}'s turn.", error.code)
+        return TableError(error.message, error.code)
+
+    async def _apply(self, table: _Table, seat: int, action: Action) -> None:
+        """Apply, commit, then announce: the order that makes crashes lose nothing."""
+        state = table.game
+        assert state is not None and table.game_id is not None
+        try:
+            new = engine_apply(state, action)
+        except IllegalActionError as exc:
+            raise self._explain(table, exc) from None
+        await self.storage.games.append_action(
+            table.game_id, len(state.actions), action_to_json(state, action)
+        )
+        table.game = new
+        self._events_for(table, state, new, action)
+        await self._after_change(table)
+
+    def _events_for(self, table: _Table, old: GameState, new: GameState, action: Action) -> None:
+        base = (table.guild_id, table.channel_id, table.table_id)
+        seat = action.seat
+        if isinstance(action, Bid):
+            word = "healthy" if action.reservation is Reservation.HEALTHY else "reservation"
+            self._emit(ev.BidMade(*base, seat, word))
+        elif isinstance(action, Play):
+            self._emit(ev.CardPlayed(*base, seat, action.card))
+            self._hand(table, seat)
+            if len(new.tricks) > len(old.tricks):
+                self._emit(ev.TrickCompleted(*base, len(new.tricks), new.tricks[-1], table.names()))
+        elif isinstance(action, Announce):
+            made = new.calls.log[-1]
+            word = made.party.value if made.level == 0 else action.level.name.lower()
+            self._emit(ev.AnnouncementMade(*base, seat, word))
+        elif isinstance(action, PassCards):
+            self._emit(ev.PovertyStep(*base, seat, "put_down"))
+            self._hand(table, seat)
+        elif isinstance(action, PovertyReply):
+            self._emit(ev.PovertyStep(*base, seat, "accepted" if action.accept else "declined"))
+            if action.accept:
+                self._hand(table, seat)
+        elif isinstance(action, ReturnCards):
+            pov = new.poverty
+            assert pov is not None
+            self._emit(ev.PovertyStep(*base, seat, "returned", new_trumps(new)))
+            self._hand(table, seat)
+            self._hand(table, pov.poor)
+        if old.phase is not new.phase and new.phase is Phase.PLAY and new.contract is not None:
+            public = Contract.NORMAL if new.contract is Contract.SILENT_MARRIAGE else new.contract
+            declarer = None if public is Contract.NORMAL else new.parties.declarer
+            self._emit(ev.ContractSettled(*base, public.value, declarer, new.leader))
+        if old.phase is Phase.BIDDING and new.phase is Phase.POVERTY and new.contract is not None:
+            self._emit(
+                ev.ContractSettled(*base, new.contract.value, new.parties.declarer, new.leader)
+            )
+
+    def _hand(self, table: _Table, seat: int) -> None:
+        s = table.seats[seat]
+        if s is not None and not s.is_ai:
+            self._emit(
+                ev.HandChanged(table.guild_id, table.channel_id, table.table_id, seat, s.player_id)
+            )
+
+    async def _after_change(self, table: _Table) -> None:
+        """Whatever comes next: score a finished game, time a human's turn, or let the AI move."""
+        state = table.game
+        if table.status != "playing":
+            return
+        if state is None:
+            if (
+                table.session is not None
+                and not table.session.is_over
+                and not self._pending(table.next_game)
+            ):
+                table.next_game = asyncio.create_task(self._next_game_later(table))
+            return
+        if state.is_finished:
+            await self._finish_game(table)
+            return
+        seat = state.to_act
+        assert seat is not None
+        marker = (table.game_id or 0, sum(1 for a in state.actions if not isinstance(a, Announce)))
+        new_turn = marker != table.turn_marker
+        table.turn_marker = marker
+        if table.plays_by_ai(seat):
+            table.deadline = None
+            self._cancel(table.timer)
+            if new_turn:
+                self._turn_event(table, seat, None)
+            if not self._pending(table.driver):
+                table.driver = asyncio.create_task(self._drive(table))
+            return
+        if new_turn or not self._pending(table.timer):
+            table.deadline = self.clock.now() + self.turn_seconds
+            self._cancel(table.timer)
+            table.timer = asyncio.create_task(self._turn_timer(table, marker, seat))
+            self._hand(table, seat)
+            self._turn_event(table, seat, table.deadline)
+
+    def _turn_event(self, table: _Table, seat: int, deadline: float | None) -> None:
+        s = table.seats[seat]
+        assert s is not None
+        self._emit(
+            ev.TurnStarted(
+                table.guild_id,
+                table.channel_id,
+                table.table_id,
+                seat,
+                s.player_id,
+                table.plays_by_ai(seat),
+                deadline,
+            )
+        )
+
+    @staticmethod
+    def _pending(task: asyncio.Task[None] | None) -> bool:
+        return task is not None and not task.done()
+
+    @staticmethod
+    def _cancel(task: asyncio.Task[None] | None) -> None:
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _drive(self, table: _Table) -> None:
+        """Play the turns of AI seats (and of humans handed to the AI), paced for humans."""
+        while True:
+            async with table.lock:
+                state = table.game
+                if table.status != "playing" or state is None or state.is_finished:
+                    return
+                seat = state.to_act
+                assert seat is not None
+                if not table.plays_by_ai(seat):
+                    return
+                expected, game_id = len(state.actions), table.game_id
+            await self.clock.sleep(self.ai_pause)
+            s = table.seats[seat]
+            strategy = make_strategy(s.ai_level if s is not None and s.ai_level else DEFAULT_AI)
+            rng = random.Random(f"{table.seed}:{table.seq}:{expected}")
+            action = await asyncio.to_thread(strategy.choose, player_view(state, seat), rng)
+            async with table.lock:
+                if (
+                    table.game_id != game_id
+                    or table.game is None
+                    or len(table.game.actions) != expected
+                ):
+                    continue
+                try:
+                    await self._apply(table, seat, action)
+                except TableError as exc:  # pragma: no cover - an AI bug must not stop the table
+                    log.error(
+                        "table %s: AI %s chose an illegal action: %s", table.table_id, seat, exc
+                    )
+                    fallback = player_view(table.game, seat).legal[0]
+                    await self._apply(table, seat, fallback)
+
+    async def _turn_timer(self, table: _Table, marker: tuple[int, int], seat: int) -> None:
+        """Remind once, then let the AI play the turn; two in a row hand the seat to the AI."""
+        remind_after = self.turn_seconds * 2 / 3
+        await self.clock.sleep(remind_after)
+        s = table.seats[seat]
+        if table.turn_marker != marker or s is None:
+            return
+        self._emit(
+            ev.TurnReminder(
+                table.guild_id,
+                table.channel_id,
+                table.table_id,
+                seat,
+                s.player_id,
+                self.turn_seconds - remind_after,
+            )
+        )
+        await self.clock.sleep(self.turn_seconds - remind_after)
+        async with table.lock:
+            state = table.game
+            if table.turn_marker != marker or state is None or state.to_act != seat:
+                return
+            if table.plays_by_ai(seat):
+                return
+            rng = random.Random(f"{table.seed}:{table.seq}:{len(state.actions)}:timeout")
+            action = self._fallback.choose(player_view(state, seat), rng)
+            table.timeouts[seat] += 1
+            base = (table.guild_id, table.channel_id, table.table_id)
+            self._emit(ev.TurnTimedOut(*base, seat, s.player_id, describe(action)))
+            if table.timeouts[seat] >= 2:
+                table.away.add(seat)
+                await self._save_seats(table)
+                self._emit(ev.SeatHandedToAI(*base, seat, s.player_id))
+            await self._apply(table, seat, action)
+
+    async def _start_game(self, table: _Table) -> None:
+        session = table.session
+        assert session is not None and table.session_id is not None
+        for seat in sorted(table.leaving):
+            await self._seat_ai(table, seat, DEFAULT_AI)
+            table.away.discard(seat)
+        if table.leaving:
+            table.leaving.clear()
+            await self._save_seats(table)
+            self._changed(table)
+        rng = random.Random(f"{table.seed}:{table.seq}")
+        state = GameState.new(session.next_setup(rng))
+        players = [s.player_id for s in table.seats if s is not None]
+        ref = await self.storage.games.start_game(
+            table.session_id, table.seq, record_header(state), players
+        )
+        table.game, table.game_id, table.game_number = state, ref.game_id, ref.number
+        table.seq += 1
+        table.turn_marker = None
+        base = (table.guild_id, table.channel_id, table.table_id)
+        self._emit(ev.GameStarted(*base, ref.number, state.setup.dealer, table.names()))
+        for seat in range(4):
+            self._hand(table, seat)
+        await self._after_change(table)
+
+    async def _next_game_later(self, table: _Table) -> None:
+        await self.clock.sleep(self.between_games)
+        table.starting = True
+        try:
+            async with table.lock:
+                if table.status == "playing" and table.game is None:
+                    await self._start_game(table)
+        finally:
+            table.starting = False
+
+    async def _finish_game(self, table: _Table) -> None:
+        state = table.game
+        assert state is not None and table.game_id is not None and table.session is not None
+        finished = finished_game(state)
+        await self.storage.games.finish_game(table.game_id, finished)
+        table.session = table.session.record(state, None if state.is_redeal else score(state))
+        self._cancel(table.timer)
+        table.deadline = None
+        base = (table.guild_id, table.channel_id, table.table_id)
+        self._emit(
+            ev.GameOver(
+                *base, table.game_number or 0, finished.result, table.names(), table.session.totals
+            )
+        )
+        table.game = None
+        if table.session.is_over:
+            self._emit(ev.SessionOver(*base, table.session.totals, table.names()))
+            assert table.session_id is not None
+            await self.storage.games.end_session(table.session_id)
+            table.status = "open"
+            await self.storage.tables.set_status(table.table_id, "open")
+            self._changed(table)
+            return
+        table.next_game = asyncio.create_task(self._next_game_later(table))
+
+    async def _close(self, table: _Table, reason: str) -> None:
+        for task in (table.timer, table.driver, table.next_game):
+            self._cancel(task)
+        if table.game_id is not None and table.game is not None and not table.game.is_finished:
+            await self.storage.games.abort_game(table.game_id)
+        if table.session_id is not None:
+            await self.storage.games.end_session(table.session_id)
+        await self.storage.tables.set_status(table.table_id, "closed")
+        table.status = "closed"
+        table.game = None
+        self._tables.pop(table.channel_id, None)
+        self._emit(ev.TableClosed(table.guild_id, table.channel_id, table.table_id, reason))
+
+    def _changed(self, table: _Table) -> None:
+        self._emit(ev.TableChanged(table.guild_id, table.channel_id, table.table_id))
+
+    def _emit(self, event: ev.Event) -> None:
+        if self.listener is None:
+            return
+        if self._dispatcher is None or self._dispatcher.done():
+            self._dispatcher = asyncio.create_task(self._dispatch())
+        self._queue.put_nowait(event)
+
+    async def _dispatch(self) -> None:
+        while True:
+            event = await self._queue.get()
+            try:
+                assert self.listener is not None
+                await self.listener(event)
+            except Exception:
+                log.exception("listener failed on %s", type(event).__name__)
+            finally:
+                self._queue.task_done()
+
+    def _snapshot(self, table: _Table) -> TableSnapshot:
+        state = table.game
+        seats = tuple(
+            None if s is None else SeatInfo(s.player_id, s.name, s.is_ai, i in table.away)
+            for i, s in enumerate(table.seats)
+        )
+        contract = declarer = None
+        announcements: tuple[tuple[int, str], ...] = ()
+        if state is not None:
+            contract = state.contract
+            declarer = state.parties.declarer
+            if contract is Contract.SILENT_MARRIAGE:
+                contract, declarer = Contract.NORMAL, None
+            if contract is Contract.NORMAL:
+                declarer = None
+            announcements = tuple(
+                (m.seat, m.party.value if m.level == 0 else Announcement(m.level).name.lower())
+                for m in state.calls.log
+            )
+        session = table.session
+        return TableSnapshot(
+            table_id=table.table_id,
+            guild_id=table.guild_id,
+            channel_id=table.channel_id,
+            owner_id=table.owner_id,
+            status=table.status,
+            seats=seats,
+            rules=table.rules,
+            game_number=table.game_number if state is not None else None,
+            action_no=len(state.actions) if state else 0,
+            phase=state.phase if state else None,
+            dealer=state.setup.dealer if state else None,
+            to_act=state.to_act if state else None,
+            contract=contract,
+            declarer=declarer,
+            announcements=announcements,
+            tricks_played=len(state.tricks) if state else 0,
+            totals=session.totals if session else (0, 0, 0, 0),
+            games_played=len(session.games) if session else 0,
+            deadline=table.deadline,
+        )
+
+
+def new_trumps(state: GameState) -> int:
+    """How many trumps the acceptor gave back to the poor player (public, rules.md §4)."""
+    pov = state.poverty
+    if pov is None:
+        return 0
+    return sum(1 for c in pov.returned if state.parties.order.is_trump(c))
+
+
+def describe(action: Action) -> str:
+    """A short public description of an action (never reveals a hand)."""
+    if isinstance(action, Play):
+        return f"played {action.card.label}"
+    if isinstance(action, Bid):
+        return "said healthy" if action.reservation is Reservation.HEALTHY else "has a reservation"
+    if isinstance(action, Announce):
+        return "made an announcement"
+    if isinstance(action, PovertyReply):
+        return "accepted the poverty" if action.accept else "declined the poverty"
+    if isinstance(action, PassCards):
+        return "put down three cards"
+    return "gave back three cards"
