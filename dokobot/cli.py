@@ -131,9 +131,18 @@ def _play(args: argparse.Namespace) -> int:
     return play_main(args.seed, args.ai, args.games, args.pause)
 
 
+def _run(args: argparse.Namespace) -> int:
+    """Run the Discord bot (token from DISCORD_TOKEN or .env)."""
+    from dokobot.bot import run
+
+    return run()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dokobot", description="Doppelkopf for Discord.")
     commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="run the Discord bot (DISCORD_TOKEN, DOKOBOT_DB)")
+    run.set_defaults(handler=_run)
     replay = commands.add_parser("replay", help="check a game record and print its outcome")
     replay.add_argument("file", help="a doko-record/1 JSON file, or - for standard input")
     replay.set_defaults(handler=_replay)

@@ -24,7 +24,7 @@ from .models import (
     TableRow,
 )
 from .stats import StatsRepo
-from .tables import PlayerRepo, SettingsRepo, TableRepo
+from .tables import MetaRepo, PlayerRepo, SettingsRepo, TableRepo
 
 
 class Storage:
@@ -38,6 +38,7 @@ class Storage:
         self.games = GameRepo(db)
         self.stats = StatsRepo(db)
         self.admin = AdminRepo(db, self.stats)
+        self.meta = MetaRepo(db)
 
     @classmethod
     async def open(cls, path: str | Path | None = None, *, clock: Clock = utc_now) -> Storage:

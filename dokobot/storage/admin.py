@@ -18,9 +18,9 @@ class AdminRepo:
 
     async def reset_leaderboard(self, guild_id: int) -> int:
         """Start a new leaderboard epoch; older games stay archived under their epoch."""
-        async with self._db.transaction() as conn:
-            await conn.execute("INSERT OR IGNORE INTO guilds (guild_id) VALUES (?)", (guild_id,))
-            cur = await conn.execute(
+        async with self._db.transaction():
+            await self._db.cursor("INSERT OR IGNORE INTO guilds (guild_id) VALUES (?)", (guild_id,))
+            cur = await self._db.cursor(
                 "UPDATE guilds SET leaderboard_epoch = leaderboard_epoch + 1 WHERE guild_id = ? "
                 "RETURNING leaderboard_epoch",
                 (guild_id,),
@@ -35,22 +35,24 @@ class AdminRepo:
         Games stay (the other players' scores depend on them), but nothing left
         links them to the user: the seats move to a fresh anonymous player.
         """
-        async with self._db.transaction() as conn:
-            cur = await conn.execute("SELECT min(0, min(player_id)) - 1 FROM players")
+        async with self._db.transaction():
+            cur = await self._db.cursor("SELECT min(0, min(player_id)) - 1 FROM players")
             row = await cur.fetchone()
             anon = int(row[0]) if row and row[0] is not None else -1
-            await conn.execute(
+            await self._db.cursor(
                 "INSERT INTO players (player_id, display_name, is_ai, deleted) VALUES (?, ?, 1, 1)",
                 (anon, DELETED_NAME),
             )
             for table in ("game_seats", "table_seats"):
-                await conn.execute(
+                await self._db.cursor(
                     f"UPDATE {table} SET player_id = ? WHERE player_id = ?", (anon, player_id)
                 )
-            await conn.execute("DELETE FROM player_days WHERE player_id = ?", (player_id,))
-            await conn.execute("DELETE FROM player_totals WHERE player_id = ?", (player_id,))
-            await conn.execute("UPDATE tables SET owner_id = NULL WHERE owner_id = ?", (player_id,))
-            await conn.execute("DELETE FROM players WHERE player_id = ?", (player_id,))
+            await self._db.cursor("DELETE FROM player_days WHERE player_id = ?", (player_id,))
+            await self._db.cursor("DELETE FROM player_totals WHERE player_id = ?", (player_id,))
+            await self._db.cursor(
+                "UPDATE tables SET owner_id = NULL WHERE owner_id = ?", (player_id,)
+            )
+            await self._db.cursor("DELETE FROM players WHERE player_id = ?", (player_id,))
 
     async def export_games(self, guild_id: int) -> AsyncIterator[str]:
         """Every finished game of the server as one JSON record per line, oldest first."""

@@ -5,10 +5,11 @@ from __future__ import annotations
 import contextlib
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -42,6 +43,21 @@ def migrations() -> list[tuple[int, str, str]]:
 LATEST = len(migrations())
 
 
+class Result:
+    """The rows of one statement, fetched in full so the statement is finished at once."""
+
+    def __init__(self, rows: list[sqlite3.Row], rowcount: int, lastrowid: int | None) -> None:
+        self.rows = rows
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    async def fetchone(self) -> Any:
+        return self.rows[0] if self.rows else None
+
+    async def fetchall(self) -> list[Any]:
+        return self.rows
+
+
 class Database:
     """One aiosqlite connection with WAL, foreign keys and the schema migrated."""
 
@@ -62,15 +78,18 @@ class Database:
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         try:
-            conn = await aiosqlite.connect(path, isolation_level=None)
+            pending = aiosqlite.connect(path, isolation_level=None)
+            # A daemon worker thread: a process that forgets to close never hangs at exit.
+            pending.daemon = True
+            conn = await pending
         except sqlite3.Error as exc:
             raise StorageError(f"cannot open the database {path}: {exc}") from None
         try:
             await _check(conn, path)
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = FULL")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            await conn.execute("PRAGMA busy_timeout = 5000")
+            for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON",
+                           "busy_timeout = 5000"):  # fmt: skip
+                async with conn.execute(f"PRAGMA {pragma}") as cur:
+                    await cur.fetchall()
             await _migrate(conn, path)
         except BaseException:
             await conn.close()
@@ -81,6 +100,16 @@ class Database:
     async def close(self) -> None:
         await self.conn.close()
 
+    async def cursor(self, sql: str, args: Sequence[Any] = ()) -> Result:
+        """Run one statement to completion (no statement stays open inside a transaction)."""
+        async with self.conn.execute(sql, args) as cur:
+            rows = list(await cur.fetchall())
+            return Result(rows, cur.rowcount, cur.lastrowid)
+
+    async def cursor_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        async with self.conn.executemany(sql, rows):
+            pass
+
     def now(self) -> str:
         return self.clock().astimezone(UTC).isoformat(timespec="milliseconds")
 
@@ -90,13 +119,13 @@ class Database:
         if self._batch_depth:
             yield self.conn
             return
-        await self.conn.execute("BEGIN IMMEDIATE")
+        await self.cursor("BEGIN IMMEDIATE")
         try:
             yield self.conn
         except BaseException:
-            await self.conn.execute("ROLLBACK")
+            await self.cursor("ROLLBACK")
             raise
-        await self.conn.execute("COMMIT")
+        await self.cursor("COMMIT")
 
     @contextlib.asynccontextmanager
     async def batch(self) -> AsyncIterator[None]:
@@ -147,5 +176,6 @@ async def _migrate(conn: aiosqlite.Connection, path: str) -> None:
             )
         except sqlite3.Error as exc:
             with contextlib.suppress(sqlite3.Error):
-                await conn.execute("ROLLBACK")
+                async with conn.execute("ROLLBACK"):
+                    pass
             raise StorageError(f"migration {name} failed on {path}: {exc}") from None

@@ -26,8 +26,8 @@ class GameRepo:
         deals: int | None,
         seed: int,
     ) -> int:
-        async with self._db.transaction() as conn:
-            cur = await conn.execute(
+        async with self._db.transaction():
+            cur = await self._db.cursor(
                 "INSERT INTO sessions (table_id, guild_id, rules, first_dealer, deals, seed, "
                 "started_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (table_id, guild_id, json.dumps(rules), first_dealer, deals, seed, self._db.now()),
@@ -36,8 +36,8 @@ class GameRepo:
             return cur.lastrowid
 
     async def end_session(self, session_id: int) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(
+        async with self._db.transaction():
+            await self._db.cursor(
                 "UPDATE sessions SET ended_at = ? WHERE session_id = ? AND ended_at IS NULL",
                 (self._db.now(), session_id),
             )
@@ -69,21 +69,21 @@ class GameRepo:
         """Store a freshly dealt game (its record without actions) and who sits where."""
         if len(seats) != 4:
             raise ValueError("a game has four seats")
-        async with self._db.transaction() as conn:
-            cur = await conn.execute(
+        async with self._db.transaction():
+            cur = await self._db.cursor(
                 "SELECT guild_id FROM sessions WHERE session_id = ?", (session_id,)
             )
             row = await cur.fetchone()
             if row is None:
                 raise StorageError(f"no session {session_id}")
             guild_id = row[0]
-            cur = await conn.execute(
+            cur = await self._db.cursor(
                 "UPDATE guilds SET next_game_number = next_game_number + 1 WHERE guild_id = ? "
                 "RETURNING next_game_number - 1, leaderboard_epoch",
                 (guild_id,),
             )
-            number, epoch = await cur.fetchone()  # type: ignore[misc]
-            cur = await conn.execute(
+            number, epoch = await cur.fetchone()
+            cur = await self._db.cursor(
                 "INSERT INTO games (guild_id, number, session_id, seq, dealer, header, epoch, "
                 "started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -99,7 +99,7 @@ class GameRepo:
             )
             game_id = cur.lastrowid
             assert game_id is not None
-            await conn.executemany(
+            await self._db.cursor_many(
                 "INSERT INTO game_seats (game_id, seat, player_id) VALUES (?, ?, ?)",
                 [(game_id, s, p) for s, p in enumerate(seats)],
             )
@@ -107,8 +107,8 @@ class GameRepo:
 
     async def append_action(self, game_id: int, index: int, action: dict[str, Any]) -> None:
         """Commit action number ``index`` of a running game; a duplicate index is refused."""
-        async with self._db.transaction() as conn:
-            cur = await conn.execute(
+        async with self._db.transaction():
+            cur = await self._db.cursor(
                 "INSERT INTO game_actions (game_id, idx, action, at) "
                 "SELECT ?, ?, ?, ? FROM games WHERE game_id = ? AND status = 'running' "
                 "AND ? = (SELECT count(*) FROM game_actions WHERE game_id = ?)",
@@ -131,8 +131,8 @@ class GameRepo:
         """Close a game with its result and add each seat's score to the leaderboard."""
         now = self._db.now()
         day = now[:10]
-        async with self._db.transaction() as conn:
-            cur = await conn.execute(
+        async with self._db.transaction():
+            cur = await self._db.cursor(
                 "UPDATE games SET status = 'finished', contract = ?, soloist = ?, winner = ?, "
                 "game_value = ?, result = ?, finished_at = ? WHERE game_id = ? "
                 "AND status = 'running' RETURNING guild_id, epoch",
@@ -150,7 +150,7 @@ class GameRepo:
             if row is None:
                 raise StorageError(f"game {game_id} is not running")
             guild_id, epoch = row
-            cur = await conn.execute(
+            cur = await self._db.cursor(
                 "SELECT seat, player_id FROM game_seats WHERE game_id = ?", (game_id,)
             )
             players: dict[int, int] = {r[0]: r[1] for r in await cur.fetchall()}
@@ -163,7 +163,7 @@ class GameRepo:
                 seat_rows.append((party, finished.scores[seat], won, game_id, seat))
                 if not finished.is_redeal:
                     stats.append((players[seat], finished.scores[seat], won, solo, solo * won))
-            await conn.executemany(
+            await self._db.cursor_many(
                 "UPDATE game_seats SET party = ?, score = ?, won = ? "
                 "WHERE game_id = ? AND seat = ?",
                 seat_rows,
@@ -171,7 +171,7 @@ class GameRepo:
             for table, key in (("player_days", (day,)), ("player_totals", ())):
                 cols = "guild_id, epoch, " + ("day, " if key else "") + "player_id"
                 marks = "?, ?, " + ("?, " if key else "") + "?"
-                await conn.executemany(
+                await self._db.cursor_many(
                     f"INSERT INTO {table} ({cols}, points, games, won, solos, solos_won) "
                     f"VALUES ({marks}, ?, 1, ?, ?, ?) ON CONFLICT DO UPDATE SET "
                     "points = points + excluded.points, games = games + 1, "
@@ -182,8 +182,8 @@ class GameRepo:
 
     async def abort_game(self, game_id: int) -> None:
         """Mark a running game as abandoned (the table was stopped mid-game)."""
-        async with self._db.transaction() as conn:
-            await conn.execute(
+        async with self._db.transaction():
+            await self._db.cursor(
                 "UPDATE games SET status = 'aborted', finished_at = ? "
                 "WHERE game_id = ? AND status = 'running'",
                 (self._db.now(), game_id),

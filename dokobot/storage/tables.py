@@ -18,8 +18,8 @@ class SettingsRepo:
         self._db = db
 
     async def ensure(self, guild_id: int) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute("INSERT OR IGNORE INTO guilds (guild_id) VALUES (?)", (guild_id,))
+        async with self._db.transaction():
+            await self._db.cursor("INSERT OR IGNORE INTO guilds (guild_id) VALUES (?)", (guild_id,))
 
     async def get(self, guild_id: int) -> GuildSettings:
         async with self._db.conn.execute(
@@ -33,19 +33,39 @@ class SettingsRepo:
 
     async def set_rules(self, guild_id: int, rules: dict[str, Any]) -> None:
         """Store the server's rules (only the keys that differ from DDV)."""
-        async with self._db.transaction() as conn:
-            await conn.execute(
+        async with self._db.transaction():
+            await self._db.cursor(
                 "INSERT INTO guilds (guild_id, rules) VALUES (?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET rules = excluded.rules",
                 (guild_id, json.dumps(rules, sort_keys=True)),
             )
 
     async def set_table_defaults(self, guild_id: int, defaults: dict[str, Any]) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(
+        async with self._db.transaction():
+            await self._db.cursor(
                 "INSERT INTO guilds (guild_id, table_defaults) VALUES (?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET table_defaults = excluded.table_defaults",
                 (guild_id, json.dumps(defaults, sort_keys=True)),
+            )
+
+
+class MetaRepo:
+    """Key/value facts about the bot (command sync fingerprint, …)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, key: str) -> str | None:
+        async with self._db.conn.execute("SELECT value FROM bot_meta WHERE key = ?", (key,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else str(row[0])
+
+    async def set(self, key: str, value: str) -> None:
+        async with self._db.transaction():
+            await self._db.cursor(
+                "INSERT INTO bot_meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
             )
 
 
@@ -59,8 +79,8 @@ class PlayerRepo:
         """Remember a player's current display name."""
         if is_ai != (player_id < 0):
             raise ValueError("AI players have negative ids, Discord users positive ones")
-        async with self._db.transaction() as conn:
-            await conn.execute(
+        async with self._db.transaction():
+            await self._db.cursor(
                 "INSERT INTO players (player_id, display_name, is_ai) VALUES (?, ?, ?) "
                 "ON CONFLICT (player_id) DO UPDATE SET display_name = excluded.display_name "
                 "WHERE players.deleted = 0",
@@ -101,11 +121,11 @@ class TableRepo:
     ) -> int:
         """Open a table in a channel; raises ``StorageError`` if one is live there."""
         try:
-            async with self._db.transaction() as conn:
-                await conn.execute(
+            async with self._db.transaction():
+                await self._db.cursor(
                     "INSERT OR IGNORE INTO guilds (guild_id) VALUES (?)", (guild_id,)
                 )
-                cur = await conn.execute(
+                cur = await self._db.cursor(
                     "INSERT INTO tables (guild_id, channel_id, owner_id, settings, created_at) "
                     "VALUES (?, ?, ?, ?, ?)",
                     (guild_id, channel_id, owner_id, json.dumps(settings or {}), self._db.now()),
@@ -118,30 +138,30 @@ class TableRepo:
 
     async def set_seats(self, table_id: int, seats: Sequence[int | None]) -> None:
         """Replace who sits where."""
-        async with self._db.transaction() as conn:
-            await conn.execute("DELETE FROM table_seats WHERE table_id = ?", (table_id,))
-            await conn.executemany(
+        async with self._db.transaction():
+            await self._db.cursor("DELETE FROM table_seats WHERE table_id = ?", (table_id,))
+            await self._db.cursor_many(
                 "INSERT INTO table_seats (table_id, seat, player_id) VALUES (?, ?, ?)",
                 [(table_id, s, p) for s, p in enumerate(seats) if p is not None],
             )
 
     async def set_status(self, table_id: int, status: str) -> None:
         closed = self._db.now() if status == "closed" else None
-        async with self._db.transaction() as conn:
-            await conn.execute(
+        async with self._db.transaction():
+            await self._db.cursor(
                 "UPDATE tables SET status = ?, closed_at = ? WHERE table_id = ?",
                 (status, closed, table_id),
             )
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(
+        async with self._db.transaction():
+            await self._db.cursor(
                 "UPDATE tables SET message_id = ? WHERE table_id = ?", (message_id, table_id)
             )
 
     async def set_settings(self, table_id: int, settings: dict[str, Any]) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(
+        async with self._db.transaction():
+            await self._db.cursor(
                 "UPDATE tables SET settings = ? WHERE table_id = ?",
                 (json.dumps(settings), table_id),
             )

@@ -8,11 +8,11 @@ restart ``restore()`` rebuilds every unfinished table by replaying its log.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 import random
 import secrets
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -116,6 +116,9 @@ class TableSnapshot:
     totals: tuple[int, ...]
     games_played: int
     deadline: float | None
+    session_id: int | None
+    #: The trick in progress: (seat, card) in play order; public.
+    trick: tuple[tuple[int, Card], ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -208,7 +211,7 @@ class TableService:
         self.between_games = between_games
         self._seed_source = seed_source or (lambda: secrets.randbits(48))
         self._tables: dict[int, _Table] = {}
-        self._queue: asyncio.Queue[ev.Event] = asyncio.Queue()
+        self._queue: deque[ev.Event] = deque()
         self._dispatcher: asyncio.Task[None] | None = None
         self._fallback = make_strategy(DEFAULT_AI)
 
@@ -286,11 +289,7 @@ class TableService:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        if self._dispatcher:
-            await self.idle_events()
-            self._dispatcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._dispatcher
+        await self.idle_events()
 
     async def idle(self) -> None:
         """Wait until no AI move or event is pending (timers keep waiting on the clock)."""
@@ -304,15 +303,16 @@ class TableService:
             ]
             if not busy:
                 await asyncio.sleep(0)
-                if self._queue.empty():
+                if not self._queue:
                     return
                 continue
             await asyncio.wait(busy, timeout=0.05)
         raise RuntimeError("the table service did not become idle")
 
     async def idle_events(self) -> None:
-        if self._dispatcher is not None:
-            await self._queue.join()
+        """Wait until every event so far has been handed to the listener."""
+        while self._dispatcher is not None and not self._dispatcher.done():
+            await asyncio.wait([self._dispatcher])
 
     # ------------------------------------------------------------------ lobby
 
@@ -943,20 +943,19 @@ class TableService:
     def _emit(self, event: ev.Event) -> None:
         if self.listener is None:
             return
+        self._queue.append(event)
         if self._dispatcher is None or self._dispatcher.done():
             self._dispatcher = asyncio.create_task(self._dispatch())
-        self._queue.put_nowait(event)
 
     async def _dispatch(self) -> None:
-        while True:
-            event = await self._queue.get()
+        """Hand queued events to the listener in order; ends when the queue is empty."""
+        while self._queue:
+            event = self._queue.popleft()
             try:
                 assert self.listener is not None
                 await self.listener(event)
             except Exception:
                 log.exception("listener failed on %s", type(event).__name__)
-            finally:
-                self._queue.task_done()
 
     def _snapshot(self, table: _Table) -> TableSnapshot:
         state = table.game
@@ -998,6 +997,10 @@ class TableService:
             totals=session.totals if session else (0, 0, 0, 0),
             games_played=len(session.games) if session else 0,
             deadline=table.deadline,
+            session_id=table.session_id,
+            trick=tuple(((state.leader + i) % 4, c) for i, c in enumerate(state.trick))
+            if state
+            else (),
         )
 
 

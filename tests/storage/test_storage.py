@@ -311,3 +311,23 @@ async def test_export_games_as_json_lines(store: Storage) -> None:
         record = json.loads(line)
         assert record["format"] == "doko-record/1"
         assert outcome(replay(record)) == outcome(state) == record["result"]
+
+
+async def test_second_migration_upgrades_an_old_database(tmp_path: Path) -> None:
+    """A schema-1 database (as an older DokoBot wrote it) is upgraded in place, data kept."""
+    from dokobot.storage.db import migrations
+
+    path = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(path)
+    number, _, sql = migrations()[0]
+    conn.executescript(sql + f"\nPRAGMA user_version = {number};")
+    conn.execute("INSERT INTO players (player_id, display_name) VALUES (7, 'Old Anna')")
+    conn.commit()
+    conn.close()
+    async with await Storage.open(path) as storage:
+        assert (await storage.players.get(7)).display_name == "Old Anna"  # type: ignore[union-attr]
+        await storage.meta.set("commands", "abc")
+        assert await storage.meta.get("commands") == "abc"
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST == 2
+    conn.close()

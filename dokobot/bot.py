@@ -1,0 +1,165 @@
+"""The Discord bot: builds the services in ``setup_hook`` and loads the cogs."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import os
+import signal
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from dokobot.storage import Storage, default_path
+from dokobot.table.service import TableService
+
+log = logging.getLogger("dokobot")
+
+
+class DokoBot(commands.Bot):
+    """discord.py bot with DokoBot's storage and table service attached."""
+
+    storage: Storage
+    tables: TableService
+
+    def __init__(
+        self,
+        db_path: str | Path | None = None,
+        *,
+        ai_pause: float = 1.2,
+        turn_seconds: float = 90.0,
+        between_games: float = 6.0,
+        post_interval: float = 1.0,
+        dev_guild: int | None = None,
+        seed_source: Callable[[], int] | None = None,
+        owner_id: int | None = None,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),  # no privileged intents
+            help_command=None,
+            owner_id=owner_id,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.db_path = str(db_path or default_path())
+        self.options: dict[str, Any] = {
+            "ai_pause": ai_pause,
+            "turn_seconds": turn_seconds,
+            "between_games": between_games,
+            "seed_source": seed_source,
+        }
+        self.post_interval = post_interval
+        self.dev_guild = dev_guild
+
+    async def setup_hook(self) -> None:
+        from cogs import doko
+
+        self.storage = await Storage.open(self.db_path)
+        cog = doko.DokoCog(self)
+        self.tables = TableService(self.storage, listener=cog.presenter.on_event, **self.options)
+        await self.add_cog(cog)
+        self.add_dynamic_items(*doko.DYNAMIC_ITEMS)
+        self.tree.error(cog.on_app_command_error)
+        await self.sync_commands()
+        restored = await self.tables.restore()
+        log.info("ready to restore %d tables from %s", len(restored), self.db_path)
+
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Sync slash commands on the first start or when they changed (or ``force``)."""
+        payload = json.dumps(
+            [c.to_dict(self.tree) for c in self.tree.get_commands()], sort_keys=True
+        )
+        fingerprint = hashlib.sha256(payload.encode()).hexdigest()
+        if self.dev_guild is not None:
+            guild = discord.Object(self.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+            log.info("slash commands synced to guild %s", self.dev_guild)
+            return True
+        if not force and await self.storage.meta.get("commands") == fingerprint:
+            return False
+        await self.tree.sync()
+        await self.storage.meta.set("commands", fingerprint)
+        log.info("slash commands synced globally")
+        return True
+
+    async def close(self) -> None:
+        if hasattr(self, "tables"):
+            await self.tables.close()
+        if hasattr(self, "storage"):
+            await self.storage.close()
+        await super().close()
+
+
+def create_bot(db_path: str | Path | None = None, **options: Any) -> DokoBot:
+    """Build the bot without connecting (tests and SimCord drive it; ``dokobot run`` starts it).
+
+    Options: ``ai_pause``, ``turn_seconds``, ``between_games`` (seconds),
+    ``post_interval`` (pause between public posts in a channel), ``dev_guild``,
+    ``seed_source``, ``owner_id``.
+    """
+    return DokoBot(db_path, **options)
+
+
+def load_dotenv(path: str = ".env") -> None:
+    """Read KEY=VALUE lines from ``.env`` into the environment (without overriding it)."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return
+    for line in lines:
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        os.environ.setdefault(key.strip(), value.strip().strip('"').strip("'"))
+
+
+def configure_logging() -> None:
+    """One line per event on standard output."""
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
+    logging.getLogger("discord").setLevel(logging.WARNING)
+
+
+def run() -> int:
+    """``dokobot run``: token from DISCORD_TOKEN (or .env), database from DOKOBOT_DB."""
+    load_dotenv()
+    configure_logging()
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        print(
+            "DISCORD_TOKEN is not set: put the bot token in the environment or in .env",
+            file=sys.stderr,
+        )
+        return 2
+    dev_guild = os.environ.get("DOKOBOT_DEV_GUILD")
+    owner = os.environ.get("DOKOBOT_OWNER_ID")
+    bot = create_bot(
+        os.environ.get("DOKOBOT_DB") or None,
+        dev_guild=int(dev_guild) if dev_guild else None,
+        owner_id=int(owner) if owner else None,
+    )
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, lambda: asyncio.create_task(bot.close()))
+        async with bot:
+            await bot.start(token)
+
+    try:
+        asyncio.run(main())
+    except discord.LoginFailure:
+        print("Discord refused the token in DISCORD_TOKEN", file=sys.stderr)
+        return 2
+    return 0

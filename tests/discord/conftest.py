@@ -1,0 +1,37 @@
+"""SimCord fixtures: the real bot against a simulated Discord, on a fresh database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dokobot.bot import create_bot
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "bot.sqlite3"
+
+
+def make_bot(db_path: Path, **overrides: Any) -> Any:
+    options: dict[str, Any] = {"ai_pause": 0.0, "between_games": 600.0, "post_interval": 0.0,
+                               "turn_seconds": 90.0, "seed_source": lambda: 7}  # fmt: skip
+    options.update(overrides)
+    return create_bot(db_path, **options)
+
+
+@pytest.fixture
+async def simcord_bot(db_path: Path) -> Any:
+    bot = make_bot(db_path)
+    yield bot
+    # SimCord detaches the bot without closing it: close the database ourselves.
+    await close_storage(bot)
+
+
+async def close_storage(bot: Any) -> None:
+    if hasattr(bot, "tables"):
+        await bot.tables.close()
+    if hasattr(bot, "storage"):
+        await bot.storage.close()

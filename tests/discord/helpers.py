@@ -1,0 +1,67 @@
+"""Driving the bot as players would: slash commands and button clicks in SimCord."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+
+def buttons(message: Any) -> list[dict[str, Any]]:
+    """Every button of a message (components of a ResponseMessage or a discord.Message)."""
+    rows = message.components if isinstance(message.components, list) else []
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        row = row if isinstance(row, dict) else row.to_dict()
+        out.extend(c for c in row.get("components", []) if c.get("type") == 2)
+    return out
+
+
+def public_messages(channel: Any) -> list[discord.Message]:
+    return [m for m in channel.history() if not m.flags.ephemeral]
+
+
+def table_message(channel: Any) -> discord.Message:
+    return next(
+        m for m in reversed(public_messages(channel)) if m.content.startswith("**Doppelkopf**")
+    )
+
+
+def whose_turn(channel: Any) -> int | None:
+    match = re.search(r"Your turn, <@(\d+)>", table_message(channel).content)
+    return int(match.group(1)) if match else None
+
+
+async def open_panel(player: Any, channel: Any) -> Any:
+    """Press My cards on the table message: the private hand panel."""
+    result = await player.click(table_message(channel), label="My cards")
+    assert result.ephemeral, "a hand must only be shown to its owner"
+    return result.response
+
+
+async def take_turn(player: Any, panel: Any) -> Any:
+    """On the panel: say healthy, or play the first playable card. Returns the result."""
+    ids = [b for b in buttons(panel) if not b.get("disabled")]
+    healthy = [b for b in ids if b.get("label") == "Healthy"]
+    if healthy:
+        return await player.click(panel, custom_id=healthy[0]["custom_id"])
+    cards = [b for b in ids if b["custom_id"].startswith("doko:c:")]
+    assert cards, f"nothing to do on the panel: {panel.content}"
+    return await player.click(panel, custom_id=cards[0]["custom_id"])
+
+
+def message(channel: Any, viewer: Any, message_id: int) -> discord.Message:
+    """A message as ``viewer`` sees it now (ephemeral ones only for their owner)."""
+    return next(m for m in channel.history(viewer=viewer) if m.id == message_id)
+
+
+def answer(result: Any) -> Any:
+    """The message the bot answered with (after a defer it may come as a follow-up)."""
+    return result.followups[-1] if result.followups else result.response
+
+
+def reply(result: Any) -> str:
+    """The private text the bot answered with."""
+    assert result.ephemeral
+    return str(answer(result).content)

@@ -1,0 +1,98 @@
+"""The Discord bot in SimCord: real discord.py against a simulated Discord."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .helpers import (
+    answer,
+    buttons,
+    message,
+    open_panel,
+    public_messages,
+    reply,
+    table_message,
+    take_turn,
+    whose_turn,
+)
+from .openapi_check import problems, spec
+
+
+def world(env: Any, *names: str) -> tuple[Any, Any, list[Any]]:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("doppelkopf")
+    members = [guild.add_member(env.create_user(name)) for name in names]
+    return guild, channel, members
+
+
+@pytest.fixture(autouse=True)
+def bodies_match_discords_schema(simcord_env: Any) -> Any:
+    """Every JSON body the bot sends in these tests validates against the OpenAPI file."""
+    yield
+    if spec() is None:
+        pytest.skip("../shared/discord-api-spec/openapi.json is absent")
+    assert problems(simcord_env.http_requests) == []
+
+
+async def test_a_full_game_against_three_ai_players(simcord_env: Any) -> None:
+    _, channel, (anna,) = world(simcord_env, "anna")
+    opened = await anna.slash(channel, "doko new")
+    assert opened.ephemeral and "Table opened" in opened.response.content
+    table = table_message(channel)
+    assert "1. anna ★" in table.content
+    assert [b["label"] for b in buttons(table)] == ["Join", "Leave", "Add AI", "Start"]
+    started = await anna.click(table, label="Start")
+    assert started.ephemeral
+    assert [b["label"] for b in buttons(table_message(channel))] == [
+        "My cards",
+        "Announce",
+        "Leave",
+    ]
+
+    panel = await open_panel(anna, channel)
+    assert panel.ephemeral
+    assert [a.filename for a in panel.attachments] == ["hand.png"]
+    moves = 0
+    while not any("Game 1:" in m.content for m in public_messages(channel)):
+        assert whose_turn(channel) == anna.id
+        # The bot redrew the open panel when the turn came back to anna.
+        current = message(channel, anna, panel.id)
+        assert "**Your turn:**" in current.content
+        result = await take_turn(anna, current)
+        # A click updates the panel in place: the same private message.
+        assert result.response is not None and result.response.id == panel.id
+        moves += 1
+        assert moves < 20
+    assert moves >= 12  # a bid and twelve cards
+    assert "No game is running right now" in message(channel, anna, panel.id).content
+    public = public_messages(channel)
+    tricks = [m for m in public if m.content.startswith("Trick ")]
+    assert len(tricks) == 12
+    assert all(a.filename.startswith("trick-") for m in tricks for a in m.attachments)
+    result = next(m for m in public if m.content.startswith("Game 1:"))
+    assert [a.filename for a in result.attachments] == ["game-1.png"]
+    # No hand was ever shown publicly.
+    assert not any(a.filename == "hand.png" for m in public for a in m.attachments)
+    board = await anna.slash(channel, "doko leaderboard")
+    assert [a.filename for a in answer(board).attachments] == ["leaderboard.png"]
+    stats = await anna.slash(channel, "doko stats")
+    assert stats.response.embeds[0].fields[1].value == "1"  # one game played
+
+
+async def test_strangers_and_wrong_turns_get_private_answers(simcord_env: Any) -> None:
+    guild, channel, (anna, bert, carla) = world(simcord_env, "anna", "bert", "carla")
+    await anna.slash(channel, "doko new")
+    await bert.click(table_message(channel), label="Join")
+    await anna.click(table_message(channel), label="Start")
+    stranger = await carla.click(table_message(channel), label="My cards")
+    assert stranger.ephemeral and stranger.response.content == "You are not sitting at this table."
+    refused = await bert.slash(channel, "doko start")
+    assert reply(refused) == "Only the table's owner (anna) can do that."
+    # Bidding starts left of the dealer (anna deals): bert is asked first.
+    assert whose_turn(channel) == bert.id
+    out_of_turn = await anna.slash(channel, "doko bid", what="healthy")
+    assert out_of_turn.ephemeral and out_of_turn.response.content == "It's bert's turn."
+    no_table = await anna.slash(guild.create_text_channel("other"), "doko hand")
+    assert "There is no table in this channel" in no_table.response.content
