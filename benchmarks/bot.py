@@ -44,8 +44,11 @@ def instrument(bot: Any) -> None:
             start = STARTED.pop(interaction.id, None)
             if start is not None:
                 custom_id = (interaction.data or {}).get("custom_id", "")
-                kind = "card" if custom_id.startswith("doko:c:") else (
-                    "cards" if custom_id.startswith("doko:t:cards") else None)  # fmt: skip
+                kind = (
+                    "card"
+                    if custom_id.startswith("doko:c:")
+                    else ("cards" if custom_id.startswith("doko:t:cards") else None)
+                )
                 if kind:
                     LATENCY[kind].append((time.perf_counter() - start) * 1000)
             return await __original(self, *args, **kwargs)
@@ -71,8 +74,13 @@ def components(message: Any) -> list[dict[str, Any]]:
 
 async def run(tables: int, plays: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
-        bot = create_bot(Path(tmp) / "bench.sqlite3", ai_pause=0.0, between_games=600.0,
-                         post_interval=0.0, seed_source=lambda: 11)  # fmt: skip
+        bot = create_bot(
+            Path(tmp) / "bench.sqlite3",
+            ai_pause=0.0,
+            between_games=600.0,
+            post_interval=0.0,
+            seed_source=lambda: 11,
+        )
         instrument(bot)
         async with simcord.run(bot) as env, _clock(env):
             guild = env.create_guild()
@@ -102,8 +110,13 @@ async def run(tables: int, plays: int) -> dict[str, float]:
                     )
                     result = await player.click(table, label="My cards")
                     panel = result.response
-                    enabled = [c for c in components(panel) if c.get("type") == 2 and not c.get("disabled")
-                               and c.get("custom_id", "").startswith(("doko:c:", "doko:b:"))]  # fmt: skip
+                    enabled = [
+                        c
+                        for c in components(panel)
+                        if c.get("type") == 2
+                        and not c.get("disabled")
+                        and c.get("custom_id", "").startswith(("doko:c:", "doko:b:"))
+                    ]
                     if not enabled:
                         break
                     await player.click(panel, custom_id=enabled[0]["custom_id"])
@@ -128,13 +141,16 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     figures = asyncio.run(run(args.tables, args.plays))
-    print(f"card play:  median {figures['card_median_ms']} ms, p95 {figures['card_p95_ms']} ms "
-          f"({figures['card_samples']} plays)")  # fmt: skip
-    print(f"My cards:   median {figures['cards_median_ms']} ms, p95 {figures['cards_p95_ms']} ms "
-          f"({figures['cards_samples']} panels)")  # fmt: skip
     print(
-        f"memory with {args.tables} tables running: {figures['memory_mb_100_tables']} MiB (Python heap)"
+        f"card play:  median {figures['card_median_ms']} ms, p95 {figures['card_p95_ms']} ms "
+        f"({figures['card_samples']} plays)"
     )
+    print(
+        f"My cards:   median {figures['cards_median_ms']} ms, p95 {figures['cards_p95_ms']} ms "
+        f"({figures['cards_samples']} panels)"
+    )
+    memory = figures["memory_mb_100_tables"]
+    print(f"memory with {args.tables} tables running: {memory} MiB (Python heap)")
     if args.json:
         print(json.dumps(figures))
 

@@ -80,14 +80,19 @@ class Database:
         try:
             pending = aiosqlite.connect(path, isolation_level=None)
             # A daemon worker thread: a process that forgets to close never hangs at exit.
-            pending.daemon = True
+            worker: Any = getattr(pending, "_thread", pending)
+            worker.daemon = True
             conn = await pending
         except sqlite3.Error as exc:
             raise StorageError(f"cannot open the database {path}: {exc}") from None
         try:
             await _check(conn, path)
-            for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON",
-                           "busy_timeout = 5000"):  # fmt: skip
+            for pragma in (
+                "journal_mode = WAL",
+                "synchronous = FULL",
+                "foreign_keys = ON",
+                "busy_timeout = 5000",
+            ):
                 async with conn.execute(f"PRAGMA {pragma}") as cur:
                     await cur.fetchall()
             await _migrate(conn, path)

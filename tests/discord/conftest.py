@@ -16,8 +16,13 @@ def db_path(tmp_path: Path) -> Path:
 
 
 def make_bot(db_path: Path, **overrides: Any) -> Any:
-    options: dict[str, Any] = {"ai_pause": 0.0, "between_games": 600.0, "post_interval": 0.0,
-                               "turn_seconds": 90.0, "seed_source": lambda: 7}  # fmt: skip
+    options: dict[str, Any] = {
+        "ai_pause": 0.0,
+        "between_games": 600.0,
+        "post_interval": 0.0,
+        "turn_seconds": 90.0,
+        "seed_source": lambda: 7,
+    }
     options.update(overrides)
     return create_bot(db_path, **options)
 

@@ -160,8 +160,11 @@ async def test_poverty_exchange_with_a_select_menu(simcord_env: Any) -> None:
     assert "put down three cards, all your trumps among them" in panel.content
     select = next(c for row in panel.components for c in row["components"] if c["type"] == 3)
     # Put down the trumps (the options are numbered in the hand's order, trumps first).
-    trumps = sum(1 for c in simcord_env.bot.tables.panel(channel.id, anna.id).cards
-                 if NORMAL_ORDER.is_trump(c))  # fmt: skip
+    trumps = sum(
+        1
+        for c in simcord_env.bot.tables.panel(channel.id, anna.id).cards
+        if NORMAL_ORDER.is_trump(c)
+    )
     values = [o["value"] for o in select["options"]][: max(3, trumps)][:3]
     assert len(values) == 3
     await anna.select(panel, values, custom_id=select["custom_id"])
