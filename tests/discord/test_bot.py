@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import re
 from typing import Any
 
 import pytest
@@ -36,7 +38,10 @@ def bodies_match_discords_schema(simcord_env: Any) -> Any:
     assert problems(simcord_env.http_requests) == []
 
 
-async def test_a_full_game_against_three_ai_players(simcord_env: Any) -> None:
+async def test_a_full_game_against_three_ai_players(
+    simcord_env: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
     _, channel, (anna,) = world(simcord_env, "anna")
     opened = await anna.slash(channel, "doko new")
     assert opened.ephemeral and "Table opened" in opened.response.content
@@ -79,6 +84,13 @@ async def test_a_full_game_against_three_ai_players(simcord_env: Any) -> None:
     assert [a.filename for a in answer(board).attachments] == ["leaderboard.png"]
     stats = await anna.slash(channel, "doko stats")
     assert stats.response.embeds[0].fields[1].value == "1"  # one game played
+    rows = await simcord_env.bot.storage.stats.leaderboard(channel.guild.id)
+    assert [(r.name, r.games) for r in rows] == [("anna", 1)]  # AI seats stay off the board
+    # The log has a line per event with its ids, and never a card.
+    lines = [r.getMessage() for r in caplog.records if r.name.startswith("dokobot")]
+    assert any(line.startswith("TrickCompleted guild=") and " game=" not in line for line in lines)
+    assert any(line.startswith("GameOver guild=") and "game=1" in line for line in lines)
+    assert not [line for line in lines if re.search(r"\b[CSHD](9|10|J|Q|K|A)\b|[♣♠♥♦]", line)]
 
 
 async def test_strangers_and_wrong_turns_get_private_answers(simcord_env: Any) -> None:

@@ -110,9 +110,15 @@ async def test_mistakes_get_specific_private_answers(simcord_env: Any) -> None:
         await anna.slash(channel, "doko play", card=card.name)
     else:
         pytest.fail("anna always could play every card")
-    # Too late for an announcement after the second card.
-    late = await anna.slash(channel, "doko announce", what="re")
-    assert reply(late).startswith(("Too late for", "You play for", "Re has already"))
+    # Her partner announced Kontra at the start; after her third card no 90 is too late.
+    assert bot.tables.snapshot(channel.id).announcements == ((2, "kontra"),)
+    while len(bot.tables.panel(channel.id, anna.id).cards) > 9:
+        card = sorted(bot.tables.panel(channel.id, anna.id).playable)[0]
+        await anna.slash(channel, "doko play", card=card.name)
+    late = await anna.slash(channel, "doko announce", what="no90")
+    assert reply(late) == "Too late for no 90: you have 9 cards, no 90 needs 10"
+    again = await anna.slash(channel, "doko announce", what="kontra")
+    assert reply(again) == "Kontra has already been announced"
     unknown = await anna.slash(channel, "doko play", card="X7")
     assert reply(unknown) == "I don't know the card 'X7': write it like ♣Q, ♥10 or CQ."
 
