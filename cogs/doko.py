@@ -16,7 +16,7 @@ from dokobot.engine import NORMAL_ORDER, Card, RuleError, RuleSet, SoloType, car
 from dokobot.render import render_leaderboard, render_score_sheet, sort_hand
 from dokobot.render.text import contract_name
 from dokobot.storage import Period
-from dokobot.table.service import Member, TableError
+from dokobot.table.service import Member, Panel, TableError
 
 from .panels import (
     ANNOUNCE_LABELS,
@@ -190,9 +190,8 @@ class DokoCog(
     async def play_card_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        try:
-            panel = self.bot.tables.panel(self._channel(interaction), interaction.user.id)
-        except TableError:
+        panel = self._panel_or_none(interaction)
+        if panel is None:
             return []
         if not panel.is_turn:
             return []
@@ -217,9 +216,8 @@ class DokoCog(
     async def announce_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        try:
-            panel = self.bot.tables.panel(self._channel(interaction), interaction.user.id)
-        except TableError:
+        panel = self._panel_or_none(interaction)
+        if panel is None:
             return []
         return [
             app_commands.Choice(name=ANNOUNCE_LABELS.get(w, w), value=w)
@@ -241,9 +239,8 @@ class DokoCog(
     async def bid_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        try:
-            panel = self.bot.tables.panel(self._channel(interaction), interaction.user.id)
-        except TableError:
+        panel = self._panel_or_none(interaction)
+        if panel is None:
             return []
         return [
             app_commands.Choice(name=BidButton.LABELS.get(b.value, b.value), value=b.value)
@@ -552,6 +549,13 @@ class DokoCog(
             await interaction.followup.send(content, file=file, view=view, ephemeral=True)
         else:
             await interaction.response.send_message(content, file=file, view=view, ephemeral=True)
+
+    def _panel_or_none(self, interaction: discord.Interaction[Any]) -> Panel | None:
+        """The user's panel for autocomplete (which must never fail loudly)."""
+        try:
+            return self.bot.tables.panel(self._channel(interaction), interaction.user.id)
+        except TableError:
+            return None
 
     def _channel(self, interaction: discord.Interaction[Any]) -> int:
         if interaction.channel_id is None or interaction.guild_id is None:

@@ -60,3 +60,17 @@ def test_simulate_rejects_bad_arguments() -> None:
         "unknown AI level 'genius'"
         in run("simulate", "--players", "genius,random,random,random").stderr
     )
+
+
+def test_run_without_a_token_says_how_to_give_one(tmp_path: object) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "dokobot", "run"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=str(tmp_path),
+        env={"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": ""},
+    )
+    assert proc.returncode == 2
+    assert "DISCORD_TOKEN is not set" in proc.stderr

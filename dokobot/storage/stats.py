@@ -7,6 +7,7 @@ from typing import Any
 
 from .db import Database
 from .models import LeaderboardRow, Period, PlayerStats, ScoreSheet, SheetRow, StoredGame
+from .tables import PlayerRepo
 
 _HUMAN = "p.is_ai = 0 AND p.deleted = 0"
 
@@ -148,9 +149,4 @@ class StatsRepo:
         return 0 if row is None else int(row[0])
 
     async def _names(self, player_ids: list[int]) -> dict[int, str]:
-        marks = ",".join("?" * len(player_ids))
-        async with self._db.conn.execute(
-            f"SELECT player_id, display_name FROM players WHERE player_id IN ({marks})",
-            tuple(player_ids),
-        ) as cur:
-            return {row[0]: row[1] for row in await cur.fetchall()}
+        return await PlayerRepo(self._db).names(player_ids)
