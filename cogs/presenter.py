@@ -85,12 +85,18 @@ class Presenter:
         self.panels[(channel_id, user_id)] = (interaction, time.monotonic(), action_no)
 
     async def on_event(self, event: ev.Event) -> None:
+        snapshot = self.bot.tables.snapshot(event.channel_id)
+        if isinstance(event, ev.GameStarted | ev.GameOver):
+            game: int | None = event.number
+        else:
+            game = snapshot.game_number if snapshot else None
         log.info(
-            "%s guild=%s channel=%s table=%s%s",
+            "%s guild=%s channel=%s table=%s game=%s%s",
             type(event).__name__,
             event.guild_id,
             event.channel_id,
             event.table_id,
+            game,
             _detail(event),
         )
         channel = event.channel_id
@@ -331,8 +337,6 @@ def _announcement(word: str) -> str:
 
 def _detail(event: ev.Event) -> str:
     """Public facts for the log line (never a hand)."""
-    if isinstance(event, ev.GameStarted | ev.GameOver):
-        return f" game={event.number}"
     if isinstance(event, ev.TrickCompleted):
         return f" trick={event.number}"
     if hasattr(event, "seat"):

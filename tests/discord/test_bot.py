@@ -88,8 +88,9 @@ async def test_a_full_game_against_three_ai_players(
     assert [(r.name, r.games) for r in rows] == [("anna", 1)]  # AI seats stay off the board
     # The log has a line per event with its ids, and never a card.
     lines = [r.getMessage() for r in caplog.records if r.name.startswith("dokobot")]
-    assert any(line.startswith("TrickCompleted guild=") and " game=" not in line for line in lines)
-    assert any(line.startswith("GameOver guild=") and "game=1" in line for line in lines)
+    tricks = [line for line in lines if line.startswith("TrickCompleted guild=")]
+    assert len(tricks) == 12 and all(" game=1 trick=" in line for line in tricks)
+    assert any(line.startswith("GameOver guild=") and " game=1" in line for line in lines)
     assert not [line for line in lines if re.search(r"\b[CSHD](9|10|J|Q|K|A)\b|[♣♠♥♦]", line)]
 
 
