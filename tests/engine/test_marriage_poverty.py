@@ -190,3 +190,20 @@ def test_poverty_without_the_fox_keeps_the_diamonds_ace() -> None:
         apply(state, PassCards(1, cards("D9 DK DA")))
     state = apply(state, PassCards(1, cards("D9 DK D10")))
     assert Card.DA in state.hands[1]
+
+
+def test_silent_marriage_is_scored_as_a_solo_without_extras() -> None:
+    state = bid(new(DEAL_MARRIAGE), "healthy", "healthy", "healthy", "healthy")
+    while not state.is_finished:
+        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
+    result = score(state)
+    assert (result.contract, result.soloist, result.re) == (Contract.SILENT_MARRIAGE, 0, (0,))
+    assert all(
+        i.item not in ("doppelkopf", "fox_caught", "karlchen", "against_the_queens")
+        for i in result.breakdown
+    )
+    value = (
+        result.game_value if result.winner and result.winner.value == "re" else -result.game_value
+    )
+    assert result.scores == (3 * value, -value, -value, -value)
+    assert value != 0
