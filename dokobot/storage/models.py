@@ -136,16 +136,13 @@ class Period(enum.StrEnum):
         return None
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class LeaderboardRow:
-    rank: int
-    player_id: int
-    name: str
+class _Rates:
+    """Win rate and average score per game, from ``won``, ``points`` and ``games``."""
+
+    __slots__ = ()
+    won: int
     points: int
     games: int
-    won: int
-    solos: int
-    solos_won: int
 
     @property
     def win_rate(self) -> float:
@@ -157,7 +154,19 @@ class LeaderboardRow:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class PlayerStats:
+class LeaderboardRow(_Rates):
+    rank: int
+    player_id: int
+    name: str
+    points: int
+    games: int
+    won: int
+    solos: int
+    solos_won: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerStats(_Rates):
     player_id: int
     name: str
     points: int
@@ -172,14 +181,6 @@ class PlayerStats:
     best: int | None
     worst: int | None
     last_played: str | None
-
-    @property
-    def win_rate(self) -> float:
-        return self.won / self.games if self.games else 0.0
-
-    @property
-    def average(self) -> float:
-        return self.points / self.games if self.games else 0.0
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
