@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from dokobot.engine import NORMAL_ORDER, Card, Phase, Reservation, card_order
+from dokobot.engine import NORMAL_ORDER, Card, Phase, card_order
 from dokobot.render import render_hand, sort_hand
 from dokobot.render.text import contract_name, party_name
 from dokobot.table.service import Panel, TableSnapshot
@@ -427,7 +427,3 @@ def panel_text(snapshot: TableSnapshot, panel: Panel) -> str:
             "You may announce: " + ", ".join(ANNOUNCE_LABELS.get(w, w) for w in panel.announcements)
         )
     return "\n".join(lines)
-
-
-def bid_choices() -> list[str]:
-    return [r.value for r in Reservation]

@@ -64,10 +64,6 @@ class Announcement(enum.IntEnum):
             raise ValueError(f"unknown announcement {word!r}") from None
 
 
-#: Opponents' card points each level promises to keep them under (schwarz: no trick).
-LEVEL_LIMIT = {Announcement.NO90: 90, Announcement.NO60: 60, Announcement.NO30: 30}
-
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class Bid:
     """A seat's word in the reservation round."""

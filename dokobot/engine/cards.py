@@ -135,12 +135,3 @@ def deal(rng: random.Random, *, nines: bool = True) -> tuple[tuple[Card, ...], .
 def parse_cards(codes: Iterable[str]) -> tuple[Card, ...]:
     """Parse card codes; raises ``ValueError`` on the first unknown code."""
     return tuple(Card.parse(code) for code in codes)
-
-
-def cards_points(cards: Iterable[int]) -> int:
-    """Sum of the card points of ``cards``."""
-    return sum(CARD_POINTS[c] for c in cards)
-
-
-def format_cards(cards: Iterable[Card]) -> str:
-    return " ".join(card.name for card in cards)

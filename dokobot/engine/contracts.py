@@ -47,10 +47,6 @@ class Contract(enum.StrEnum):
     def solo_type(self) -> SoloType | None:
         return SoloType(self.value[5:]) if self.is_announced_solo else None
 
-    @classmethod
-    def for_solo(cls, solo: SoloType) -> Contract:
-        return cls("solo:" + solo.value)
-
 
 # Trumps from highest to lowest, rules.md §2.
 _QUEENS = (Card.CQ, Card.SQ, Card.HQ, Card.DQ)

@@ -435,14 +435,6 @@ def _apply_announce(state: GameState, action: Announce) -> GameState:
     return _replace(state, calls=new_calls, actions=state.actions + (action,))
 
 
-def announcement_word(state: GameState, seat: int, level: Announcement) -> str:
-    """The record word of ``level`` announced by ``seat`` (``re``/``kontra``/``no90`` …)."""
-    party = state.party(seat)
-    if level is Announcement.PARTY and party is None:
-        raise IllegalActionError("Nobody may announce before the marriage partner is found")
-    return level.word(party or Party.RE)
-
-
 # --------------------------------------------------------------------------- bidding
 
 

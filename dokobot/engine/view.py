@@ -71,8 +71,7 @@ def player_view(state: GameState, seat: int) -> PlayerView:
         if seat in (pov.poor, pov.acceptor):
             poverty_cards = pov.passed + pov.returned
         if pov.returned:
-            cls = parties.order.suit_class
-            trumps_back = sum(1 for c in pov.returned if cls[c] == TRUMP)
+            trumps_back = trumps_returned(state)
     trick = tuple(((state.leader + i) % 4, c) for i, c in enumerate(state.trick))
     return PlayerView(
         seat=seat,
@@ -94,6 +93,15 @@ def player_view(state: GameState, seat: int) -> PlayerView:
         poverty_cards=poverty_cards,
         poverty_trumps_returned=trumps_back,
     )
+
+
+def trumps_returned(state: GameState) -> int:
+    """How many trumps the acceptor gave back to the poor player (public, rules.md §4)."""
+    pov = state.poverty
+    if pov is None:
+        return 0
+    cls = state.parties.order.suit_class
+    return sum(1 for c in pov.returned if cls[c] == TRUMP)
 
 
 def known_parties(state: GameState, seat: int) -> tuple[Party | None, ...]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dokobot.engine import Card
-
 CONTRACT_NAMES = {
     "normal": "Normal game",
     "marriage": "Marriage (Hochzeit)",
@@ -69,11 +67,6 @@ def contract_name(contract: str | None) -> str:
 
 def item_name(item: str) -> str:
     return ITEM_NAMES.get(item, item.replace("_", " "))
-
-
-def card_label(card: Card) -> str:
-    """``♣Q``, ``♥10``: suit symbol then rank, as on the buttons."""
-    return card.label
 
 
 def party_name(party: str | None) -> str:

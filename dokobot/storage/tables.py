@@ -17,10 +17,6 @@ class SettingsRepo:
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    async def ensure(self, guild_id: int) -> None:
-        async with self._db.transaction():
-            await self._db.cursor("INSERT OR IGNORE INTO guilds (guild_id) VALUES (?)", (guild_id,))
-
     async def get(self, guild_id: int) -> GuildSettings:
         async with self._db.conn.execute(
             "SELECT rules, table_defaults, leaderboard_epoch FROM guilds WHERE guild_id = ?",

@@ -44,6 +44,7 @@ from dokobot.engine import (
 )
 from dokobot.engine import apply as engine_apply
 from dokobot.engine.record import action_to_json
+from dokobot.engine.view import trumps_returned
 from dokobot.storage import Storage
 
 from . import events as ev
@@ -717,7 +718,7 @@ class TableService:
         elif isinstance(action, ReturnCards):
             pov = new.poverty
             assert pov is not None
-            self._emit(ev.PovertyStep(*base, seat, "returned", new_trumps(new)))
+            self._emit(ev.PovertyStep(*base, seat, "returned", trumps_returned(new)))
             self._hand(table, seat)
             self._hand(table, pov.poor)
         if old.phase is not new.phase and new.phase is Phase.PLAY and new.contract is not None:
@@ -1002,14 +1003,6 @@ class TableService:
             if state
             else (),
         )
-
-
-def new_trumps(state: GameState) -> int:
-    """How many trumps the acceptor gave back to the poor player (public, rules.md §4)."""
-    pov = state.poverty
-    if pov is None:
-        return 0
-    return sum(1 for c in pov.returned if state.parties.order.is_trump(c))
 
 
 def describe(action: Action) -> str:

@@ -88,6 +88,24 @@ async def test_lobby_rules(storage: Storage) -> None:
     await svc.close()
 
 
+async def test_owner_kicks_a_seat(storage: Storage) -> None:
+    svc = service(storage, FakeClock(), Recorder())
+    await svc.open_table(GUILD, CHANNEL, ANNA)
+    await svc.join(CHANNEL, BERT)
+    await svc.add_ai(CHANNEL, ANNA.user_id, "random")
+    with pytest.raises(TableError, match=r"Only the table's owner \(Anna\) can do that"):
+        await svc.kick(CHANNEL, BERT.user_id, 0)
+    with pytest.raises(TableError, match="Use Leave to leave your own seat"):
+        await svc.kick(CHANNEL, ANNA.user_id, 0)
+    snapshot = await svc.kick(CHANNEL, ANNA.user_id, 2)  # the AI
+    assert snapshot is not None and snapshot.names == ("Anna", "Bert", "—", "—")
+    snapshot = await svc.kick(CHANNEL, ANNA.user_id, 1)  # Bert
+    assert snapshot is not None and snapshot.names == ("Anna", "—", "—", "—")
+    with pytest.raises(TableError, match="Seat 2 is empty"):
+        await svc.kick(CHANNEL, ANNA.user_id, 1)
+    await svc.close()
+
+
 async def test_full_game_with_four_ai_seats(storage: Storage) -> None:
     recorder = Recorder()
     svc = service(storage, FakeClock(), recorder)
