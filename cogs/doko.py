@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
 import io
 import json
 import logging
@@ -23,9 +24,8 @@ from .panels import (
     DYNAMIC_ITEMS,
     BidButton,
     PanelButton,
+    TableButton,
     hand_panel,
-    table_text,
-    table_view,
 )
 from .presenter import Presenter
 
@@ -34,10 +34,20 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("dokobot.discord")
 
-__all__ = ["DYNAMIC_ITEMS", "DokoCog"]
+__all__ = ["DYNAMIC_ITEMS", "DokoAdminCog", "DokoCog"]
 
-#: What the bot needs in a channel to run a table there.
+#: What the bot needs in a channel to run a table there (in a thread, sending is
+#: its own permission).
 NEEDED = ("view_channel", "send_messages", "attach_files", "embed_links", "read_message_history")
+NEEDED_IN_THREAD = (
+    "view_channel",
+    "send_messages_in_threads",
+    "attach_files",
+    "embed_links",
+    "read_message_history",
+)
+#: Leave a little room below Discord's upload limit for the message around the file.
+UPLOAD_MARGIN = 64 * 1024
 RULE_KEYS = (
     "nines",
     "dullen",
@@ -56,23 +66,117 @@ def member(user: discord.abc.User) -> Member:
     return Member(user.id, getattr(user, "display_name", None) or user.name)
 
 
+async def defer(interaction: discord.Interaction[Any], *, update: bool = False) -> None:
+    """Acknowledge at once, before anything that may wait (Discord allows 3 s).
+
+    ``update``: a click on the private panel, which is then edited in place; else
+    a private "thinking …" answer that the final answer replaces.
+    """
+    if not interaction.response.is_done():
+        if update:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def defer_public(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge at once with a public "thinking …" that the public answer replaces."""
+    interaction.extras["public"] = True
+    await interaction.response.defer(thinking=True)
+
+
+def _thinking(interaction: discord.Interaction[Any]) -> bool:
+    """Deferred with "thinking …" and not answered yet: the answer replaces it."""
+    return (
+        interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+        and not interaction.extras.get("answered")
+    )
+
+
 async def tell(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
-    """A private answer to whoever made the interaction (response or follow-up)."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, **kwargs)
-    else:
+    """A private answer to whoever made the interaction (response, deferred answer or
+    follow-up)."""
+    if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
+    elif _thinking(interaction) and interaction.extras.get("public"):
+        # A private answer cannot replace a public "thinking …": send it, drop that.
+        interaction.extras["answered"] = True
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
+        await interaction.delete_original_response()
+    elif _thinking(interaction):
+        interaction.extras["answered"] = True
+        if "file" in kwargs:
+            kwargs["attachments"] = [kwargs.pop("file")]
+        await interaction.edit_original_response(content=text, **kwargs)
+    else:
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
 
 
+async def show(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
+    """A public answer (after a private defer it can only be a follow-up)."""
+    if not interaction.response.is_done():
+        await interaction.response.send_message(**kwargs)
+    else:
+        await interaction.followup.send(**kwargs)
+
+
+@app_commands.guild_only()
+@app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
 class DokoCog(
     commands.GroupCog, name="doko", group_name="doko", group_description="Play Doppelkopf"
 ):
-    """All of DokoBot's slash commands live under /doko."""
+    """All of DokoBot's game commands live under /doko (servers only)."""
 
     def __init__(self, bot: DokoBot) -> None:
         self.bot = bot
         self.presenter = Presenter(bot)
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        self.presenter.saw(interaction)
+        return True
+
+    # ------------------------------------------------------------------ Discord takes away
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.bot.tables.close_channel(channel.id, "channel_deleted")
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.bot.tables.close_channel(payload.thread_id, "channel_deleted")
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.bot.tables.close_guild(guild.id, "guild_left")
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(
+        self, _before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        if self.bot.tables.snapshot(after.id) is None or after.guild.me is None:
+            return
+        if _missing(after.permissions_for(after.guild.me), thread=False):
+            await self.presenter.channel_gone(after.id, "no_permission")
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Close the tables whose server or channel went away while the bot was offline."""
+        for snapshot in self.bot.tables.tables():
+            guild = self.bot.get_guild(snapshot.guild_id)
+            if guild is None:
+                await self.bot.tables.close_guild(snapshot.guild_id, "guild_left")
+                continue
+            if guild.unavailable or guild.get_channel_or_thread(snapshot.channel_id):
+                continue
+            try:  # an archived thread is not in the cache: ask
+                await self.bot.fetch_channel(snapshot.channel_id)
+            except discord.NotFound:
+                await self.bot.tables.close_channel(snapshot.channel_id, "channel_deleted")
+            except discord.Forbidden:
+                await self.presenter.channel_gone(snapshot.channel_id, "no_permission")
+            except discord.HTTPException:
+                log.warning("channel %s of a table not checked", snapshot.channel_id)
 
     # ------------------------------------------------------------------ errors
 
@@ -91,54 +195,98 @@ class DokoCog(
             await tell(interaction, str(error) or "You cannot use that command here.")
             return
         log.error(
-            "command %s failed: %s",
+            "command %s failed",
             interaction.command and interaction.command.qualified_name,
-            type(original).__name__,
+            exc_info=original,
         )
         await tell(interaction, "Sorry, something went wrong; nothing was changed.")
 
     # ------------------------------------------------------------------ lobby
 
     @app_commands.command(name="new", description="Open a Doppelkopf table in this channel")
-    @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction[Any]) -> None:
-        missing = [p for p in NEEDED if not getattr(interaction.app_permissions, p)]
+        thread = isinstance(interaction.channel, discord.Thread)
+        missing = _missing(interaction.app_permissions, thread=thread)
         if missing:
-            nice = ", ".join(p.replace("_", " ").title() for p in missing)
-            await tell(interaction, f"I can't run a table in this channel: I need {nice} here.")
+            await tell(interaction, f"I can't run a table in this channel: I need {missing} here.")
             return
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        try:
-            snapshot = await self.bot.tables.open_table(
-                interaction.guild_id, interaction.channel_id, member(interaction.user)
-            )
-        except TableError as exc:
-            await tell(interaction, exc.message)
-            return
-        await tell(interaction, "Table opened. Others can join with the Join button or /doko join.")
-        message = await interaction.channel.send(  # type: ignore[union-attr]
-            table_text(snapshot),
-            view=table_view(snapshot),
-            allowed_mentions=discord.AllowedMentions.none(),
+        await defer(interaction)
+        # The table message itself is posted by the channel's outbox: exactly one.
+        await self.bot.tables.open_table(
+            interaction.guild_id, interaction.channel_id, member(interaction.user)
         )
-        self.presenter.messages[interaction.channel_id] = message.id
-        await self.bot.tables.set_message(interaction.channel_id, message.id)
+        await tell(interaction, "Table opened. Others can join with the Join button or /doko join.")
 
     @app_commands.command(name="join", description="Sit down at this channel's table")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
-        await self.bot.tables.join(self._channel(interaction), member(interaction.user))
-        await tell(interaction, "You sit at the table.")
+        await self._join(interaction)
+
+    async def _join(self, interaction: discord.Interaction[Any]) -> None:
+        await defer(interaction)
+        channel = self._channel(interaction)
+        was = self.bot.tables.snapshot(channel)
+        snapshot = await self.bot.tables.join(channel, member(interaction.user))
+        if was is not None and was.status == "playing" and snapshot.status == "playing":
+            await tell(interaction, "You take your seat back from the AI. Press **My cards**.")
+        else:
+            await tell(interaction, "You sit at the table.")
 
     @app_commands.command(name="leave", description="Leave this channel's table")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         await self._leave(interaction)
 
-    async def _leave(self, interaction: discord.Interaction[Any]) -> None:
-        snapshot = await self.bot.tables.leave(self._channel(interaction), interaction.user.id)
+    async def _leave(self, interaction: discord.Interaction[Any], *, sure: bool = False) -> None:
+        channel = self._channel(interaction)
+        snapshot = self.bot.tables.snapshot(channel)
+        if snapshot is not None and snapshot.status == "playing" and not sure:
+            # Leaving a running game hands the seat to the AI: ask first.
+            view = discord.ui.View(timeout=None)
+            view.add_item(TableButton("leaveok", snapshot.table_id))
+            await tell(
+                interaction,
+                "Leave the game? The AI plays your seat from now on; you can take it back "
+                "with **Join** while the session runs.",
+                view=view,
+            )
+            return
+        await defer(interaction)
+        snapshot = await self.bot.tables.leave(channel, interaction.user.id)
         if snapshot is not None and snapshot.status == "playing":
-            await tell(interaction, "You left; the AI plays your seat until this session ends.")
+            await tell(
+                interaction,
+                "You left; the AI plays your seat. Press **Join** to take it back.",
+            )
         else:
             await tell(interaction, "You left the table.")
+
+    @app_commands.command(
+        name="kick", description="Free a seat, or give it to another player (owner or manager)"
+    )
+    @app_commands.describe(
+        seat="The seat number (1–4) as the table message shows it",
+        replacement="Who takes the seat and its cards (empty: the AI plays it)",
+    )
+    async def kick(
+        self,
+        interaction: discord.Interaction[Any],
+        seat: app_commands.Range[int, 1, 4],
+        replacement: discord.Member | None = None,
+    ) -> None:
+        await defer(interaction)
+        channel = self._channel(interaction)
+        force = bool(interaction.permissions.manage_guild)
+        await self.bot.tables.kick(
+            channel,
+            interaction.user.id,
+            seat - 1,
+            force=force,
+            replacement=member(replacement) if replacement is not None else None,
+        )
+        if replacement is not None:
+            await tell(interaction, f"{replacement.display_name} takes seat {seat}.")
+        else:
+            await tell(interaction, f"Seat {seat} is free (during a game the AI plays it).")
 
     @app_commands.command(name="start", description="Start the game (empty seats get AI players)")
     @app_commands.describe(ai_level="How the AI players play")
@@ -151,16 +299,15 @@ class DokoCog(
     async def start(
         self, interaction: discord.Interaction[Any], ai_level: str = "heuristic"
     ) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction)
         await self.bot.tables.start(
             self._channel(interaction), interaction.user.id, ai_level=ai_level
         )
-        await interaction.followup.send(
-            "The game starts. Press **My cards** to see your hand.", ephemeral=True
-        )
+        await tell(interaction, "The game starts. Press **My cards** to see your hand.")
 
     @app_commands.command(name="stop", description="Close this channel's table")
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
+        await defer(interaction)
         force = bool(interaction.permissions.manage_guild)
         await self.bot.tables.stop(self._channel(interaction), interaction.user.id, force=force)
         await tell(interaction, "The table is closed.")
@@ -181,8 +328,9 @@ class DokoCog(
         except ValueError:
             await tell(interaction, f"I don't know the card {card!r}: write it like ♣Q, ♥10 or CQ.")
             return
+        await defer(interaction)
         await self.bot.tables.play(
-            channel, interaction.user.id, parsed, game=panel.game_number, expected=panel.action_no
+            channel, interaction.user.id, parsed, game=panel.game_number, expected=panel.turn_no
         )
         await self.send_panel(interaction, prefix=f"You played {parsed.label}.")
 
@@ -209,6 +357,7 @@ class DokoCog(
         channel = self._channel(interaction)
         panel = self.bot.tables.panel(channel, interaction.user.id)
         word = what.strip().lower().replace(" ", "")
+        await defer(interaction)
         await self.bot.tables.announce(channel, interaction.user.id, word, game=panel.game_number)
         await tell(interaction, f"You announced {ANNOUNCE_LABELS.get(word, word)}.")
 
@@ -230,8 +379,9 @@ class DokoCog(
     async def bid(self, interaction: discord.Interaction[Any], what: str) -> None:
         channel = self._channel(interaction)
         panel = self.bot.tables.panel(channel, interaction.user.id)
+        await defer(interaction)
         await self.bot.tables.bid(
-            channel, interaction.user.id, what, game=panel.game_number, expected=panel.action_no
+            channel, interaction.user.id, what, game=panel.game_number, expected=panel.turn_no
         )
         await self.send_panel(interaction, prefix=f"You said {BidButton.LABELS.get(what, what)}.")
 
@@ -256,7 +406,7 @@ class DokoCog(
         if snapshot is None or snapshot.session_id is None:
             await tell(interaction, "No session has been played at this table yet.")
             return
-        await interaction.response.defer(thinking=True)
+        await defer_public(interaction)
         sheet = await self.bot.storage.stats.score_sheet(snapshot.session_id)
         png = await asyncio.to_thread(render_score_sheet, sheet.players, sheet.rows, sheet.totals)
         await interaction.followup.send(
@@ -264,6 +414,7 @@ class DokoCog(
         )
 
     @app_commands.command(name="leaderboard", description="This server's ranking")
+    @app_commands.describe(period="Which games count")
     @app_commands.choices(
         period=[
             app_commands.Choice(name="all time", value="all"),
@@ -271,10 +422,9 @@ class DokoCog(
             app_commands.Choice(name="last 30 days", value="30d"),
         ]
     )
-    @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction[Any], period: str = "all") -> None:
         assert interaction.guild_id is not None
-        await interaction.response.defer(thinking=True)
+        await defer_public(interaction)
         rows = await self.bot.storage.stats.leaderboard(
             interaction.guild_id, Period(period), limit=20
         )
@@ -289,12 +439,13 @@ class DokoCog(
         )
 
     @app_commands.command(name="stats", description="A player's statistics on this server")
-    @app_commands.guild_only()
+    @app_commands.describe(user="Whose statistics (empty: yours)")
     async def stats(
         self, interaction: discord.Interaction[Any], user: discord.User | None = None
     ) -> None:
         assert interaction.guild_id is not None
         target = user or interaction.user
+        await defer_public(interaction)
         stats = await self.bot.storage.stats.player_stats(interaction.guild_id, target.id)
         if stats is None or stats.games == 0:
             await tell(interaction, f"{target.display_name} has not finished a game here yet.")
@@ -309,13 +460,13 @@ class DokoCog(
         embed.add_field(name="As Re", value=f"{stats.re_won}/{stats.re_games} won")
         embed.add_field(name="As Kontra", value=f"{stats.kontra_won}/{stats.kontra_games} won")
         embed.add_field(name="Solos", value=f"{stats.solos_won}/{stats.solos} won")
-        await interaction.response.send_message(embed=embed)
+        await interaction.followup.send(embed=embed)
 
     @app_commands.command(name="replay", description="A finished game: summary and record file")
-    @app_commands.describe(game="The game number")
-    @app_commands.guild_only()
+    @app_commands.describe(game="The game number (the result line says it)")
     async def replay(self, interaction: discord.Interaction[Any], game: int) -> None:
         assert interaction.guild_id is not None
+        await defer_public(interaction)
         stored = await self.bot.storage.stats.game(interaction.guild_id, game)
         if stored is None or stored.status != "finished":
             await tell(interaction, f"There is no finished game {game} on this server.")
@@ -334,42 +485,17 @@ class DokoCog(
                 + ", ".join(f"{n} {s:+d}" for n, s in zip(names, result["scores"], strict=True))
             )
         data = json.dumps(stored.record, ensure_ascii=False, indent=1).encode()
-        await interaction.response.send_message(
+        await interaction.followup.send(
             f"**Game {game}**: {discord.utils.escape_markdown(summary)}\n"
             "Check it with `dokobot replay game-{game}.json`.".replace("{game}", str(game)),
             file=discord.File(io.BytesIO(data), filename=f"game-{game}.json"),
         )
 
-    @app_commands.command(name="rules", description="Show this server's rules, or change one")
-    @app_commands.describe(key="The rule to change (needs Manage Server)", value="Its new value")
-    @app_commands.choices(key=[app_commands.Choice(name=k, value=k) for k in RULE_KEYS])
-    @app_commands.guild_only()
-    async def rules(
-        self,
-        interaction: discord.Interaction[Any],
-        key: str | None = None,
-        value: str | None = None,
-    ) -> None:
+    @app_commands.command(name="rules", description="Show this server's rules")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
+        await defer(interaction)
         settings = await self.bot.storage.settings.get(interaction.guild_id)
-        if key is not None:
-            if not interaction.permissions.manage_guild:
-                await tell(interaction, "Changing the rules needs the Manage Server permission.")
-                return
-            if value is None:
-                await tell(interaction, f"Give a value for {key}.")
-                return
-            try:
-                changed = {**settings.rules, key: _rule_value(key, value)}
-                rules = RuleSet.from_dict(changed)
-            except (RuleError, ValueError) as exc:
-                await tell(interaction, f"That rule value is not valid: {exc}.")
-                return
-            await self.bot.storage.settings.set_rules(interaction.guild_id, rules.to_dict())
-            await interaction.response.send_message(
-                f"Rule **{key}** is now `{value}` (from the next session on)."
-            )
-            return
         rules = RuleSet.from_dict(settings.rules)
         embed = discord.Embed(
             title="Doppelkopf rules on this server",
@@ -382,7 +508,8 @@ class DokoCog(
             v = getattr(rules, name)
             shown = ", ".join(sorted(str(x) for x in v)) if isinstance(v, frozenset) else str(v)
             embed.add_field(name=name, value=shown)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        embed.set_footer(text="Server managers change them with /doko-admin rules.")
+        await interaction.followup.send(embed=embed, ephemeral=True)
 
     @app_commands.command(name="help", description="How to play with DokoBot")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
@@ -396,7 +523,7 @@ class DokoCog(
             "• Every trick is shown here; `/doko scores` is the score sheet, `/doko leaderboard` "
             "the server ranking, `/doko stats` your record, `/doko replay game:` a finished game.\n"
             "• `/doko rules` shows the rules; server managers change them with "
-            "`/doko rules key value`."
+            "`/doko-admin rules key value`."
         )
         await tell(interaction, text)
 
@@ -404,40 +531,11 @@ class DokoCog(
         name="forget-me", description="Delete your name and statistics from DokoBot"
     )
     async def forget_me(self, interaction: discord.Interaction[Any]) -> None:
+        await defer(interaction)
         await self.bot.storage.admin.delete_player(interaction.user.id)
         await tell(
             interaction,
             "Done: your name and statistics are deleted; your past seats are anonymous.",
-        )
-
-    @app_commands.command(
-        name="reset-leaderboard", description="Start a fresh leaderboard (old games are archived)"
-    )
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.checks.has_permissions(manage_guild=True)
-    @app_commands.guild_only()
-    async def reset_leaderboard(self, interaction: discord.Interaction[Any]) -> None:
-        assert interaction.guild_id is not None
-        epoch = await self.bot.storage.admin.reset_leaderboard(interaction.guild_id)
-        await interaction.response.send_message(
-            f"The leaderboard starts afresh (season {epoch + 1})."
-        )
-
-    @app_commands.command(
-        name="export", description="All finished games of this server (JSON lines)"
-    )
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.checks.has_permissions(manage_guild=True)
-    @app_commands.guild_only()
-    async def export(self, interaction: discord.Interaction[Any]) -> None:
-        assert interaction.guild_id is not None
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        lines = [line async for line in self.bot.storage.admin.export_games(interaction.guild_id)]
-        data = ("\n".join(lines) + "\n").encode() if lines else b""
-        await interaction.followup.send(
-            f"{len(lines)} games.",
-            ephemeral=True,
-            file=discord.File(io.BytesIO(data), filename="games.jsonl"),
         )
 
     @app_commands.command(
@@ -447,9 +545,9 @@ class DokoCog(
         if not await self.bot.is_owner(interaction.user):
             await tell(interaction, "Only the bot's owner can sync its commands.")
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction)
         await self.bot.sync_commands(force=True)
-        await interaction.followup.send("Slash commands synced.", ephemeral=True)
+        await tell(interaction, "Slash commands synced.")
 
     # ------------------------------------------------------------------ components
 
@@ -457,11 +555,12 @@ class DokoCog(
         self, interaction: discord.Interaction[Any], kind: str, **values: Any
     ) -> None:
         """Every button and select of DokoBot ends here."""
+        self.presenter.saw(interaction)
         try:
             await self._component(interaction, kind, **values)
         except TableError as exc:
             if exc.code == "stale":
-                await self.send_panel(interaction, prefix=exc.message, edit=kind != "table")
+                await self.send_panel(interaction, prefix=exc.message)
             else:
                 await tell(interaction, exc.message)
 
@@ -475,22 +574,22 @@ class DokoCog(
         if kind == "table":
             action = v["action"]
             if action == "join":
-                await tables.join(channel, member(interaction.user))
-                await tell(interaction, "You sit at the table.")
-            elif action == "leave":
-                await self._leave(interaction)
+                await self._join(interaction)
+            elif action in ("leave", "leaveok"):
+                await self._leave(interaction, sure=action == "leaveok")
             elif action == "ai":
+                await defer(interaction)
                 await tables.add_ai(channel, uid)
                 await tell(interaction, "An AI player sits down.")
             elif action == "start":
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                await defer(interaction)
                 await tables.start(channel, uid)
-                await interaction.followup.send(
-                    "The game starts. Press **My cards** to see your hand.", ephemeral=True
-                )
+                await tell(interaction, "The game starts. Press **My cards** to see your hand.")
             else:  # cards, announce
                 await self.send_panel(interaction)
             return
+        # A click on the private panel: acknowledge now, edit the panel when done.
+        await defer(interaction, update=True)
         if kind == "card":
             await tables.play(channel, uid, v["card"], game=v["game"], expected=v["n"])
         elif kind == "bid":
@@ -508,14 +607,17 @@ class DokoCog(
                 await tables.poverty_reply(
                     channel, uid, action == "accept", game=v["game"], expected=v["n"]
                 )
-        await self.send_panel(interaction, edit=True)
+        await self.send_panel(interaction)
 
-    async def send_panel(
-        self, interaction: discord.Interaction[Any], *, prefix: str = "", edit: bool = False
-    ) -> None:
-        """Show (or update in place) the user's private hand panel."""
+    async def send_panel(self, interaction: discord.Interaction[Any], *, prefix: str = "") -> None:
+        """Show the user's private hand panel: in place on a panel click, else as the
+        private answer."""
+        await defer(interaction)
         channel = self._channel(interaction)
         snapshot = self.bot.tables.snapshot(channel)
+        in_place = interaction.response.type is (
+            discord.InteractionResponseType.deferred_message_update
+        )
         try:
             panel = self.bot.tables.panel(channel, interaction.user.id)
         except TableError as exc:
@@ -532,8 +634,8 @@ class DokoCog(
             )
             if seat is not None and seat.away:
                 view.add_item(PanelButton("back", snapshot.table_id, 0, 0, row=0))
-            if edit and not interaction.response.is_done():
-                await interaction.response.edit_message(content=text, attachments=[], view=view)
+            if in_place:
+                await interaction.edit_original_response(content=text, attachments=[], view=view)
             else:
                 await tell(interaction, text, view=view)
             return
@@ -543,12 +645,10 @@ class DokoCog(
         content, file, view = await hand_panel(snapshot, panel)
         if prefix:
             content = f"{prefix}\n{content}"
-        if edit and not interaction.response.is_done():
-            await interaction.response.edit_message(content=content, attachments=[file], view=view)
-        elif interaction.response.is_done():
-            await interaction.followup.send(content, file=file, view=view, ephemeral=True)
-        else:
-            await interaction.response.send_message(content, file=file, view=view, ephemeral=True)
+        interaction.extras["answered"] = True
+        await interaction.edit_original_response(content=content, attachments=[file], view=view)
+        if panel.is_turn:
+            self.bot.tables.turn_shown(channel, snapshot.turn)
 
     def _panel_or_none(self, interaction: discord.Interaction[Any]) -> Panel | None:
         """The user's panel for autocomplete (which must never fail loudly)."""
@@ -563,6 +663,110 @@ class DokoCog(
                 "Doppelkopf is played in a server channel, not in direct messages.", "dm"
             )
         return interaction.channel_id
+
+
+@app_commands.guild_only()
+@app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+@app_commands.default_permissions(manage_guild=True)
+class DokoAdminCog(
+    commands.GroupCog,
+    name="doko-admin",
+    group_name="doko-admin",
+    group_description="DokoBot settings for server managers",
+):
+    """Server managers' commands: their own group, so Discord hides it from everyone else
+    (Discord applies default member permissions per top-level command only)."""
+
+    def __init__(self, bot: DokoBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="rules", description="Change one of this server's rules")
+    @app_commands.describe(key="The rule to change", value="Its new value")
+    @app_commands.choices(key=[app_commands.Choice(name=k, value=k) for k in RULE_KEYS])
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def rules(self, interaction: discord.Interaction[Any], key: str, value: str) -> None:
+        assert interaction.guild_id is not None
+        await defer(interaction)
+        settings = await self.bot.storage.settings.get(interaction.guild_id)
+        try:
+            changed = {**settings.rules, key: _rule_value(key, value)}
+            rules = RuleSet.from_dict(changed)
+        except (RuleError, ValueError) as exc:
+            await tell(interaction, f"That rule value is not valid: {exc}.")
+            return
+        await self.bot.storage.settings.set_rules(interaction.guild_id, rules.to_dict())
+        await tell(interaction, f"Rule **{key}** is now `{value}` (from the next session on).")
+
+    @app_commands.command(
+        name="reset-leaderboard", description="Start a fresh leaderboard (old games are archived)"
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def reset_leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.guild_id is not None
+        await defer_public(interaction)
+        epoch = await self.bot.storage.admin.reset_leaderboard(interaction.guild_id)
+        await interaction.followup.send(f"The leaderboard starts afresh (season {epoch + 1}).")
+
+    @app_commands.command(
+        name="export", description="This server's finished games (gzip-compressed JSON lines)"
+    )
+    @app_commands.describe(period="Which games (all time when left empty)")
+    @app_commands.choices(
+        period=[
+            app_commands.Choice(name="all time", value="all"),
+            app_commands.Choice(name="this month", value="month"),
+            app_commands.Choice(name="last 30 days", value="30d"),
+        ]
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def export(self, interaction: discord.Interaction[Any], period: str = "all") -> None:
+        assert interaction.guild_id is not None and interaction.guild is not None
+        await defer(interaction)
+        lines = [
+            line
+            async for line in self.bot.storage.admin.export_games(
+                interaction.guild_id, Period(period)
+            )
+        ]
+        limit = interaction.guild.filesize_limit - UPLOAD_MARGIN
+        parts = await asyncio.to_thread(export_parts, lines, limit)
+        if len(parts) > 10:
+            await tell(
+                interaction,
+                f"{len(lines)} games are too many for one export ({len(parts)} files). "
+                "Choose a shorter period.",
+            )
+            return
+        names = [f"games-{i + 1}.jsonl.gz" for i in range(len(parts))]
+        if len(parts) == 1:
+            names = ["games.jsonl.gz"]
+        await tell(
+            interaction,
+            f"{len(lines)} games, gzip-compressed JSON lines"
+            + (f" in {len(parts)} parts." if len(parts) > 1 else "."),
+            files=[
+                discord.File(io.BytesIO(data), filename=name)
+                for data, name in zip(parts, names, strict=True)
+            ],
+        )
+
+
+def export_parts(lines: list[str], limit: int) -> list[bytes]:
+    """Gzip the JSON lines into as few files under ``limit`` bytes as it takes, each a
+    whole number of games (every part is a valid JSON-lines file on its own)."""
+    whole = gzip.compress(("".join(f"{line}\n" for line in lines)).encode(), mtime=0)
+    if len(whole) <= limit or len(lines) <= 1:
+        return [whole]
+    half = len(lines) // 2
+    return export_parts(lines[:half], limit) + export_parts(lines[half:], limit)
+
+
+def _missing(permissions: discord.Permissions, *, thread: bool) -> str:
+    """The permissions the bot lacks to run a table, as a user reads them ('' if none)."""
+    needed = NEEDED_IN_THREAD if thread else NEEDED
+    missing = [p for p in needed if not getattr(permissions, p)]
+    return ", ".join(p.replace("_", " ").title() for p in missing)
 
 
 def _card_from_text(text: str) -> Card:

@@ -45,6 +45,7 @@ class TableButton(
     LABELS: ClassVar[dict[str, Any]] = {
         "join": ("Join", discord.ButtonStyle.success),
         "leave": ("Leave", discord.ButtonStyle.secondary),
+        "leaveok": ("Yes, leave", discord.ButtonStyle.danger),
         "ai": ("Add AI", discord.ButtonStyle.secondary),
         "start": ("Start", discord.ButtonStyle.primary),
         "cards": ("My cards", discord.ButtonStyle.primary),
@@ -367,7 +368,8 @@ async def hand_panel(
     )
     file = discord.File(io.BytesIO(png), filename="hand.png")
     ui = discord.ui.View(timeout=None)
-    t, g, n = snapshot.table_id, panel.game_number, panel.action_no
+    # Buttons carry the turn number, which announcements leave alone (see Panel.turn_no).
+    t, g, n = snapshot.table_id, panel.game_number, panel.turn_no
     if view_.phase is Phase.PLAY:
         for i, card in enumerate(cards):
             ui.add_item(

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import io
 import logging
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -16,73 +17,93 @@ from dokobot.render import render_result, render_score_sheet, render_trick
 from dokobot.table import events as ev
 from dokobot.table.service import TableError
 
-from .panels import hand_panel, table_text, table_view
+from .delivery import Outbox, RequestBudget
+from .panels import TableButton, hand_panel, table_text, table_view
 
 if TYPE_CHECKING:
     from dokobot.bot import DokoBot
 
 log = logging.getLogger("dokobot.discord")
 
-#: Discord lets a bot edit an interaction's response for 15 minutes.
+#: Discord lets a bot edit an interaction's response (and send follow-ups) for 15 minutes.
 PANEL_LIFETIME = 14 * 60
+#: After this many public messages below it, a private panel is out of sight.
+SCROLL_LIMIT = 8
 
-Job = Callable[[], Awaitable[None]]
+CLOSED_TEXT = {
+    "stopped": "stopped",
+    "everybody_left": "everybody left",
+    "no_humans": "no human players left",
+    "nobody_plays": "nobody played the last game",
+    "restore_failed": "it could not be restored after a restart",
+}
 
 
-class Outbox:
-    """Posts for one channel, in order, at most one per ``interval`` (Discord's rate limit)."""
+@dataclasses.dataclass(eq=False)
+class PanelSlot:
+    """A player's private hand panel: how to edit it, and what it shows."""
 
-    def __init__(self, interval: float) -> None:
-        self.interval = interval
-        self.jobs: deque[tuple[str, Job]] = deque()
-        self.task: asyncio.Task[None] | None = None
-
-    def put(self, key: str, job: Job) -> None:
-        # Edits of the table message coalesce: only the latest state matters.
-        if key == "table" and any(k == "table" for k, _ in self.jobs):
-            return
-        self.jobs.append((key, job))
-        if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self._run())
-
-    async def _run(self) -> None:
-        while self.jobs:
-            _, job = self.jobs.popleft()
-            try:
-                await job()
-            except discord.HTTPException as exc:
-                log.warning(
-                    "post failed (%s %s): %s", exc.status, getattr(exc, "code", ""), exc.text
-                )
-            except Exception:
-                log.exception("post failed")
-            if self.jobs and self.interval > 0:
-                await asyncio.sleep(self.interval)
-
-    async def drain(self) -> None:
-        while self.task is not None and not self.task.done():
-            await asyncio.wait([self.task])
+    edit: Callable[..., Awaitable[Any]]
+    opened: float
+    shown: int
+    #: The channel's public post count when the panel was posted.
+    posted_at: int
+    task: asyncio.Task[None] | None = None
+    dirty: bool = False
 
 
 class Presenter:
-    """Turns domain events into Discord messages; a hand only ever goes to its owner."""
+    """Turns domain events into Discord messages; a hand only ever goes to its owner.
+
+    Nothing here waits for Discord while handling an event: posts go to the
+    channel's outbox, panel refreshes to their own task per player, so one slow
+    request delays neither the table's other messages nor any other table.
+    """
 
     def __init__(self, bot: DokoBot) -> None:
         self.bot = bot
         self.outboxes: dict[int, Outbox] = {}
-        #: (channel, user) -> the interaction whose response is the user's hand panel.
-        self.panels: dict[tuple[int, int], tuple[discord.Interaction[Any], float, int]] = {}
+        self.budget = RequestBudget(bot.requests_per_second) if bot.requests_per_second else None
+        #: (channel, user) -> the user's private hand panel.
+        self.panels: dict[tuple[int, int], PanelSlot] = {}
+        #: (channel, user) -> their latest interaction there and when it came.
+        self.latest: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
+        #: channel -> the turn for which a public "your turn" line was posted.
+        self.called: dict[int, tuple[int, int]] = {}
         self.messages: dict[int, int] = {}
+        #: Fresh panels being sent below the public posts (kept so they are not collected).
+        self._below: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     def outbox(self, channel_id: int) -> Outbox:
-        if channel_id not in self.outboxes:
-            self.outboxes[channel_id] = Outbox(self.bot.post_interval)
-        return self.outboxes[channel_id]
+        box = self.outboxes.get(channel_id)
+        if box is None:
+
+            async def gone(reason: str) -> None:
+                await self.channel_gone(channel_id, reason)
+
+            box = self.outboxes[channel_id] = Outbox(self.bot.post_interval, self.budget, gone)
+        return box
+
+    def saw(self, interaction: discord.Interaction[Any]) -> None:
+        """Remember a user's latest interaction: its token can reach them privately."""
+        if interaction.channel_id is not None:
+            key = (interaction.channel_id, interaction.user.id)
+            self.latest[key] = (interaction, time.monotonic())
 
     def remember_panel(
         self, channel_id: int, user_id: int, interaction: discord.Interaction[Any], action_no: int
     ) -> None:
-        self.panels[(channel_id, user_id)] = (interaction, time.monotonic(), action_no)
+        old = self.panels.get((channel_id, user_id))
+        slot = PanelSlot(
+            interaction.edit_original_response,
+            time.monotonic(),
+            action_no,
+            self.outbox(channel_id).posted,
+        )
+        if old is not None and old.task is not None and not old.task.done():
+            slot.task, slot.dirty = old.task, old.dirty
+        self.panels[(channel_id, user_id)] = slot
+        self.saw(interaction)
 
     async def on_event(self, event: ev.Event) -> None:
         snapshot = self.bot.tables.snapshot(event.channel_id)
@@ -101,12 +122,12 @@ class Presenter:
         )
         channel = event.channel_id
         if isinstance(event, ev.HandChanged):
-            await self.refresh_panel(channel, event.player_id)
+            self.refresh_panel(channel, event.player_id)
             return
         if isinstance(event, ev.TurnStarted):
             self.touch_table(channel)
             if not event.is_ai:
-                await self.refresh_panel(channel, event.player_id)
+                self.follow(channel, event.player_id)
             return
         if isinstance(event, ev.TrickCompleted):
             self.post_trick(event)
@@ -163,21 +184,26 @@ class Presenter:
         *,
         mention: int | None = None,
         file: Callable[[], Awaitable[discord.File]] | None = None,
+        view: discord.ui.View | None = None,
     ) -> None:
-        # Only reminders ping, and they mention nobody but the player whose turn it is.
+        # Only turn calls and reminders ping, and only the player whose turn it is.
         mentions = (
             discord.AllowedMentions(everyone=False, roles=False, users=True)
             if mention
             else discord.AllowedMentions.none()
         )
+        box = self.outbox(channel_id)
 
         async def send() -> None:
             kwargs: dict[str, Any] = {"allowed_mentions": mentions}
             if file is not None:
                 kwargs["file"] = await file()
+            if view is not None:
+                kwargs["view"] = view
             await self.channel(channel_id).send(text, **kwargs)
+            box.posted += 1
 
-        self.outbox(channel_id).put("post", send)
+        box.put("post", send)
 
     def post_trick(self, event: ev.TrickCompleted) -> None:
         trick = event.trick
@@ -234,6 +260,8 @@ class Presenter:
     # ------------------------------------------------------------------ table message
 
     def touch_table(self, channel_id: int) -> None:
+        """Redraw the one table message of the channel (posting it if there is none)."""
+
         async def edit() -> None:
             snapshot = self.bot.tables.snapshot(channel_id)
             if snapshot is None:
@@ -242,17 +270,24 @@ class Presenter:
             content = table_text(snapshot)
             view = table_view(snapshot)
             mentions = discord.AllowedMentions.none()
+            if message_id is not None:
+                partial = self.channel(channel_id).get_partial_message(  # type: ignore[attr-defined]
+                    message_id
+                )
+                try:
+                    await partial.edit(content=content, view=view, allowed_mentions=mentions)
+                except discord.NotFound as exc:
+                    if exc.code != 10008:
+                        raise
+                    message_id = None  # somebody deleted the table message: post it again
             if message_id is None:
                 message = await self.channel(channel_id).send(
                     content, view=view, allowed_mentions=mentions
                 )
-                await self.bot.tables.set_message(channel_id, message.id)
+                self.outbox(channel_id).posted += 1
                 self.messages[channel_id] = message.id
-            else:
-                partial = self.bot.get_partial_messageable(channel_id).get_partial_message(
-                    message_id
-                )
-                await partial.edit(content=content, view=view, allowed_mentions=mentions)
+                await self.bot.tables.set_message(channel_id, message.id)
+            self.bot.tables.turn_shown(channel_id, snapshot.turn)
 
         self.outbox(channel_id).put("table", edit)
 
@@ -266,6 +301,15 @@ class Presenter:
 
     def close_table(self, event: ev.TableClosed) -> None:
         message_id = self.messages.pop(event.channel_id, None)
+        for key in [k for k in self.panels if k[0] == event.channel_id]:
+            del self.panels[key]
+        self.called.pop(event.channel_id, None)
+        box = self.outbox(event.channel_id)
+        if not event.reachable:
+            box.stop()
+            self.outboxes.pop(event.channel_id, None)
+            return
+        reason = CLOSED_TEXT.get(event.reason, event.reason)
 
         async def edit() -> None:
             mid = message_id
@@ -273,27 +317,71 @@ class Presenter:
                 row = await self.bot.storage.tables.get(event.table_id)
                 mid = row.message_id if row else None
             if mid is not None:
-                partial = self.bot.get_partial_messageable(event.channel_id).get_partial_message(
+                partial = self.channel(event.channel_id).get_partial_message(  # type: ignore[attr-defined]
                     mid
                 )
-                await partial.edit(
-                    content=f"**Doppelkopf** · table closed ({event.reason}).", view=None
-                )
+                with contextlib.suppress(discord.NotFound):
+                    await partial.edit(
+                        content=f"**Doppelkopf** · table closed ({reason}).", view=None
+                    )
 
-        self.outbox(event.channel_id).put("close", edit)
-        for key in [k for k in self.panels if k[0] == event.channel_id]:
-            del self.panels[key]
+        box.put("close", edit)
+        if event.reason == "restore_failed":
+            self.post(
+                event.channel_id,
+                "⚠️ This table could not be restored after a restart and is closed; its "
+                "finished games are kept. Open a new one with /doko new.",
+            )
+        elif event.reason in ("no_humans", "nobody_plays"):
+            self.post(
+                event.channel_id,
+                f"The table is closed: {reason}. Finished games stay on the score sheet; "
+                "open a new one with /doko new.",
+            )
+
+    async def channel_gone(self, channel_id: int, reason: str) -> None:
+        """Discord says the channel is gone or closed to the bot: close its table for good."""
+        snapshot = self.bot.tables.snapshot(channel_id)
+        if not await self.bot.tables.close_channel(channel_id, reason):
+            return
+        if reason == "no_permission" and snapshot is not None and snapshot.owner_id:
+            # Tell the owner privately; nothing can be posted in the channel any more.
+            with contextlib.suppress(discord.HTTPException):
+                user = self.bot.get_user(snapshot.owner_id) or await self.bot.fetch_user(
+                    snapshot.owner_id
+                )
+                await user.send(
+                    f"I lost the permissions I need in <#{channel_id}>, so the Doppelkopf "
+                    "table there is closed. Its finished games are kept; give me View "
+                    "Channel, Send Messages and Attach Files and open a new table with /doko new."
+                )
 
     # ------------------------------------------------------------------ private panels
 
-    async def refresh_panel(self, channel_id: int, user_id: int) -> None:
-        """Redraw a player's open hand panel (only they see it), while Discord allows edits."""
-        entry = self.panels.get((channel_id, user_id))
-        if entry is None:
+    def refresh_panel(self, channel_id: int, user_id: int) -> None:
+        """Redraw a player's open hand panel in its own task (only they see it)."""
+        slot = self.panels.get((channel_id, user_id))
+        if slot is None:
             return
-        interaction, opened, shown = entry
-        if time.monotonic() - opened > PANEL_LIFETIME:
-            del self.panels[(channel_id, user_id)]
+        if slot.task is not None and not slot.task.done():
+            slot.dirty = True  # the running refresh goes round once more
+            return
+        slot.task = asyncio.create_task(self._refresh_loop(channel_id, user_id))
+
+    async def _refresh_loop(self, channel_id: int, user_id: int) -> None:
+        while (slot := self.panels.get((channel_id, user_id))) is not None:
+            slot.dirty = False
+            try:
+                await self._refresh(channel_id, user_id, slot)
+            except Exception:
+                log.exception("panel refresh failed in channel %s", channel_id)
+                return
+            if not slot.dirty:
+                return
+
+    async def _refresh(self, channel_id: int, user_id: int, slot: PanelSlot) -> None:
+        if time.monotonic() - slot.opened > PANEL_LIFETIME:
+            self.panels.pop((channel_id, user_id), None)
             return
         snapshot = self.bot.tables.snapshot(channel_id)
         if snapshot is None:
@@ -302,16 +390,87 @@ class Presenter:
             panel = self.bot.tables.panel(channel_id, user_id)
         except TableError:
             return
-        if panel.action_no == shown:
+        if panel.action_no == slot.shown:
             return
         content, file, view = await hand_panel(snapshot, panel)
         try:
-            await interaction.edit_original_response(content=content, attachments=[file], view=view)
+            await slot.edit(content=content, attachments=[file], view=view)
         except discord.HTTPException as exc:
             log.info("panel of user in channel %s not refreshed: %s", channel_id, exc.status)
-            self.panels.pop((channel_id, user_id), None)
+            if self.panels.get((channel_id, user_id)) is slot:
+                self.panels.pop((channel_id, user_id), None)
             return
-        self.panels[(channel_id, user_id)] = (interaction, opened, panel.action_no)
+        slot.shown = panel.action_no
+        if panel.is_turn:
+            self.bot.tables.turn_shown(channel_id, snapshot.turn)
+
+    def follow(self, channel_id: int, user_id: int) -> None:
+        """It is the user's turn: make sure their panel is where they look.
+
+        An open panel in sight is redrawn in place. One that expired or scrolled
+        out of sight under public posts is replaced by a fresh private panel at
+        the bottom (a follow-up on their latest interaction, while its token
+        lives), else by a short public "your turn" line with a My cards button.
+        """
+        slot = self.panels.get((channel_id, user_id))
+        now = time.monotonic()
+        box = self.outbox(channel_id)
+        if (
+            slot is not None
+            and now - slot.opened <= PANEL_LIFETIME
+            and box.posted - slot.posted_at < SCROLL_LIMIT
+        ):
+            self.refresh_panel(channel_id, user_id)
+            return
+        latest = self.latest.get((channel_id, user_id))
+        if latest is not None and now - latest[1] <= PANEL_LIFETIME:
+            self._below[(channel_id, user_id)] = asyncio.create_task(
+                self._panel_below(channel_id, user_id, latest[0])
+            )
+            return
+        self._call_turn(channel_id, user_id)
+
+    async def _panel_below(
+        self, channel_id: int, user_id: int, interaction: discord.Interaction[Any]
+    ) -> None:
+        snapshot = self.bot.tables.snapshot(channel_id)
+        try:
+            panel = self.bot.tables.panel(channel_id, user_id)
+        except TableError:
+            return
+        if snapshot is None:
+            return
+        content, file, view = await hand_panel(snapshot, panel)
+        try:
+            message = await interaction.followup.send(
+                content, file=file, view=view, ephemeral=True, wait=True
+            )
+        except discord.HTTPException as exc:
+            log.info("fresh panel in channel %s not sent: %s", channel_id, exc.status)
+            self.latest.pop((channel_id, user_id), None)
+            self._call_turn(channel_id, user_id)
+            return
+        self.panels[(channel_id, user_id)] = PanelSlot(
+            message.edit,
+            self.latest[(channel_id, user_id)][1],
+            panel.action_no,
+            self.outbox(channel_id).posted,
+        )
+        self.bot.tables.turn_shown(channel_id, snapshot.turn)
+
+    def _call_turn(self, channel_id: int, user_id: int) -> None:
+        """A public line that calls the player to their turn (never their cards)."""
+        snapshot = self.bot.tables.snapshot(channel_id)
+        if (
+            snapshot is None
+            or snapshot.turn is None
+            or self.called.get(channel_id) == snapshot.turn
+        ):
+            return
+        self.called[channel_id] = snapshot.turn
+        view = discord.ui.View(timeout=None)
+        view.add_item(TableButton("cards", snapshot.table_id))
+        self.post(channel_id, f"▶ <@{user_id}>, your turn.", mention=user_id, view=view)
 
 
 def _poverty_text(name: str, event: ev.PovertyStep) -> str:

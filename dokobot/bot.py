@@ -39,10 +39,15 @@ class DokoBot(commands.Bot):
         dev_guild: int | None = None,
         seed_source: Callable[[], int] | None = None,
         owner_id: int | None = None,
+        requests_per_second: int | None = 40,
     ) -> None:
+        # Only what the bot uses: guild and channel events (a channel or server that
+        # goes away closes its tables). It reads no messages and needs no members.
+        intents = discord.Intents.none()
+        intents.guilds = True
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),  # no privileged intents
+            intents=intents,
             help_command=None,
             owner_id=owner_id,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
@@ -53,8 +58,11 @@ class DokoBot(commands.Bot):
             "turn_seconds": turn_seconds,
             "between_games": between_games,
             "seed_source": seed_source,
+            "await_shown": True,
         }
         self.post_interval = post_interval
+        #: Bot-wide budget for channel requests (Discord's global limit is 50/s).
+        self.requests_per_second = requests_per_second
         self.dev_guild = dev_guild
 
     async def setup_hook(self) -> None:
@@ -64,6 +72,7 @@ class DokoBot(commands.Bot):
         cog = doko.DokoCog(self)
         self.tables = TableService(self.storage, listener=cog.presenter.on_event, **self.options)
         await self.add_cog(cog)
+        await self.add_cog(doko.DokoAdminCog(self))
         self.add_dynamic_items(*doko.DYNAMIC_ITEMS)
         self.tree.error(cog.on_app_command_error)
         await self.sync_commands()
@@ -101,8 +110,9 @@ def create_bot(db_path: str | Path | None = None, **options: Any) -> DokoBot:
     """Build the bot without connecting (tests and SimCord drive it; ``dokobot run`` starts it).
 
     Options: ``ai_pause``, ``turn_seconds``, ``between_games`` (seconds),
-    ``post_interval`` (pause between public posts in a channel), ``dev_guild``,
-    ``seed_source``, ``owner_id``.
+    ``post_interval`` (pause between public posts in a channel),
+    ``requests_per_second`` (bot-wide budget for channel requests; ``None``: none),
+    ``dev_guild``, ``seed_source``, ``owner_id``.
     """
     return DokoBot(db_path, **options)
 

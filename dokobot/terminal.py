@@ -154,11 +154,11 @@ class TerminalGame:
 
 
 async def _bid(svc: TableService, uid: int, game: int, word: str, panel: Panel) -> None:
-    await svc.bid(CHANNEL, uid, word, game=game, expected=panel.action_no)
+    await svc.bid(CHANNEL, uid, word, game=game, expected=panel.turn_no)
 
 
 async def _play(svc: TableService, uid: int, game: int, card: Card, panel: Panel) -> None:
-    await svc.play(CHANNEL, uid, card, game=game, expected=panel.action_no)
+    await svc.play(CHANNEL, uid, card, game=game, expected=panel.turn_no)
 
 
 async def _announce(svc: TableService, uid: int, game: int, word: str, panel: Panel) -> None:
@@ -166,14 +166,14 @@ async def _announce(svc: TableService, uid: int, game: int, word: str, panel: Pa
 
 
 async def _reply(svc: TableService, uid: int, game: int, accept: bool, panel: Panel) -> None:
-    await svc.poverty_reply(CHANNEL, uid, accept, game=game, expected=panel.action_no)
+    await svc.poverty_reply(CHANNEL, uid, accept, game=game, expected=panel.turn_no)
 
 
 async def _cards(
     svc: TableService, uid: int, game: int, step: str, cards: tuple[Card, ...], panel: Panel
 ) -> None:
     send = svc.poverty_pass if step == "pass" else svc.poverty_return
-    await send(CHANNEL, uid, cards, game=game, expected=panel.action_no)
+    await send(CHANNEL, uid, cards, game=game, expected=panel.turn_no)
 
 
 async def play(

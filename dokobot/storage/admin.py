@@ -6,6 +6,7 @@ import json
 from collections.abc import AsyncIterator
 
 from .db import Database
+from .models import Period
 from .stats import StatsRepo
 
 DELETED_NAME = "Deleted player"
@@ -54,11 +55,14 @@ class AdminRepo:
             )
             await self._db.cursor("DELETE FROM players WHERE player_id = ?", (player_id,))
 
-    async def export_games(self, guild_id: int) -> AsyncIterator[str]:
-        """Every finished game of the server as one JSON record per line, oldest first."""
+    async def export_games(self, guild_id: int, period: Period = Period.ALL) -> AsyncIterator[str]:
+        """Every finished game of the server (in ``period``) as one JSON record per line,
+        oldest first."""
+        first_day = period.first_day(self._db.clock().date())
         async with self._db.conn.execute(
-            "SELECT number FROM games WHERE guild_id = ? AND status = 'finished' ORDER BY number",
-            (guild_id,),
+            "SELECT number FROM games WHERE guild_id = ? AND status = 'finished' "
+            "AND (? IS NULL OR finished_at >= ?) ORDER BY number",
+            (guild_id, first_day, first_day),
         ) as cur:
             numbers = [r[0] for r in await cur.fetchall()]
         for number in numbers:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import contextvars
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -58,14 +60,39 @@ class Result:
         return self.rows
 
 
-class Database:
-    """One aiosqlite connection with WAL, foreign keys and the schema migrated."""
+#: The database whose write transaction the current task holds (reentrant batches).
+_writing: contextvars.ContextVar[Database | None] = contextvars.ContextVar(
+    "dokobot_writing", default=None
+)
 
-    def __init__(self, conn: aiosqlite.Connection, path: str, clock: Clock) -> None:
-        self.conn = conn
+
+class Database:
+    """A writer and a reader connection (WAL, foreign keys), the schema migrated.
+
+    Any number of tables write at once: every write transaction waits for the
+    one writer lock, so transactions never interleave on the shared writer
+    connection. Reads outside a transaction go to the reader connection, so a
+    slow commit never holds up a leaderboard, and no read sees another task's
+    uncommitted writes.
+    """
+
+    def __init__(
+        self,
+        writer: aiosqlite.Connection,
+        path: str,
+        clock: Clock,
+        reader: aiosqlite.Connection | None = None,
+    ) -> None:
+        self._writer = writer
+        self._reader = reader or writer
         self.path = path
         self.clock = clock
-        self._batch_depth = 0
+        self._write_lock = asyncio.Lock()
+
+    @property
+    def conn(self) -> aiosqlite.Connection:
+        """The connection for this task: the writer inside its transaction, else the reader."""
+        return self._writer if _writing.get() is self else self._reader
 
     @classmethod
     async def open(cls, path: str | Path = DEFAULT_PATH, *, clock: Clock = utc_now) -> Database:
@@ -77,14 +104,7 @@ class Database:
         path = str(path)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        try:
-            pending = aiosqlite.connect(path, isolation_level=None)
-            # A daemon worker thread: a process that forgets to close never hangs at exit.
-            worker: Any = getattr(pending, "_thread", pending)
-            worker.daemon = True
-            conn = await pending
-        except sqlite3.Error as exc:
-            raise StorageError(f"cannot open the database {path}: {exc}") from None
+        conn = await _connect(path)
         try:
             await _check(conn, path)
             for pragma in (
@@ -100,10 +120,18 @@ class Database:
             await conn.close()
             raise
         conn.row_factory = sqlite3.Row
-        return cls(conn, path, clock)
+        reader = None
+        if path != ":memory:":  # an in-memory database exists only on its one connection
+            reader = await _connect(path)
+            reader.row_factory = sqlite3.Row
+            async with reader.execute("PRAGMA busy_timeout = 5000") as cur:
+                await cur.fetchall()
+        return cls(conn, path, clock, reader)
 
     async def close(self) -> None:
-        await self.conn.close()
+        if self._reader is not self._writer:
+            await self._reader.close()
+        await self._writer.close()
 
     async def cursor(self, sql: str, args: Sequence[Any] = ()) -> Result:
         """Run one statement to completion (no statement stays open inside a transaction)."""
@@ -115,32 +143,52 @@ class Database:
         async with self.conn.executemany(sql, rows):
             pass
 
+    async def _write(self, sql: str) -> None:
+        async with self._writer.execute(sql) as cur:
+            await cur.fetchall()
+
     def now(self) -> str:
         return self.clock().astimezone(UTC).isoformat(timespec="milliseconds")
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A write transaction, committed on success (or by the outermost batch)."""
-        if self._batch_depth:
-            yield self.conn
+        """A write transaction, committed on success; one at a time, nested ones join it."""
+        if _writing.get() is self:
+            yield self._writer
             return
-        await self.cursor("BEGIN IMMEDIATE")
-        try:
-            yield self.conn
-        except BaseException:
-            await self.cursor("ROLLBACK")
-            raise
-        await self.cursor("COMMIT")
+        async with self._write_lock:
+            token = _writing.set(self)
+            try:
+                await self._write("BEGIN IMMEDIATE")
+                try:
+                    yield self._writer
+                except BaseException:
+                    await self._write("ROLLBACK")
+                    raise
+                await self.commit()
+            finally:
+                _writing.reset(token)
+
+    async def commit(self) -> None:
+        """Commit the open write transaction (a seam for tests that make disks slow)."""
+        await self._write("COMMIT")
 
     @contextlib.asynccontextmanager
     async def batch(self) -> AsyncIterator[None]:
         """Group many writes into one transaction (imports, benchmarks)."""
         async with self.transaction():
-            self._batch_depth += 1
-            try:
-                yield
-            finally:
-                self._batch_depth -= 1
+            yield
+
+
+async def _connect(path: str) -> aiosqlite.Connection:
+    try:
+        pending = aiosqlite.connect(path, isolation_level=None)
+        # A daemon worker thread: a process that forgets to close never hangs at exit.
+        worker: Any = getattr(pending, "_thread", pending)
+        worker.daemon = True
+        return await pending
+    except sqlite3.Error as exc:
+        raise StorageError(f"cannot open the database {path}: {exc}") from None
 
 
 async def _check(conn: aiosqlite.Connection, path: str) -> None:

@@ -136,4 +136,10 @@ class TableResumed(Event):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class TableClosed(Event):
+    """The table is closed for good; ``reason`` is a code the Discord layer words."""
+
+    #: stopped, everybody_left, no_humans, nobody_plays, restore_failed,
+    #: channel_deleted, guild_left, no_permission
     reason: str
+    #: False when the channel is gone or closed to the bot: send nothing there.
+    reachable: bool = True

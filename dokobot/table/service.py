@@ -13,7 +13,7 @@ import logging
 import random
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
 from dokobot.ai import LEVELS, make_strategy
@@ -120,6 +120,10 @@ class TableSnapshot:
     session_id: int | None
     #: The trick in progress: (seat, card) in play order; public.
     trick: tuple[tuple[int, Card], ...] = ()
+    #: Whose turn this is: (game id, number of moves that are not announcements).
+    turn: tuple[int, int] | None = None
+    #: Why the table will close when the current game is over (nobody human is left).
+    closing: str | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -133,6 +137,8 @@ class Panel:
     seat: int
     game_number: int
     action_no: int
+    #: The turn number the panel's buttons carry: announcements do not change it.
+    turn_no: int
     view: PlayerView
     is_turn: bool
     away: bool
@@ -169,8 +175,21 @@ class _Table:
     timer: asyncio.Task[None] | None = None
     driver: asyncio.Task[None] | None = None
     next_game: asyncio.Task[None] | None = None
+    recovery: asyncio.Task[None] | None = None
     #: The pause between games is over and the next game is being dealt.
     starting: bool = False
+    #: Set once the current human turn has been shown in Discord: its countdown starts then.
+    shown: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    #: Why the table closes once the current game is over; ``None``: it plays on.
+    closing: str | None = None
+    #: A human made a move in the current game (a table nobody plays at stops).
+    human_acted: bool = False
+    #: Games in a row in which no human made a move.
+    idle_games: int = 0
+    #: seat -> the user who left it (they may take it back from the AI).
+    left_by: dict[int, int] = dataclasses.field(default_factory=dict)
+    #: Background failures in a row, for the back-off before the next try.
+    failures: int = 0
 
     def seat_of(self, user_id: int) -> int | None:
         for i, seat in enumerate(self.seats):
@@ -189,6 +208,40 @@ class _Table:
         s = self.seats[seat]
         return s is None or s.is_ai or seat in self.away
 
+    def humans_playing(self) -> list[int]:
+        """Seats a human plays (not left, not handed to the AI)."""
+        return [
+            i
+            for i, s in enumerate(self.seats)
+            if s is not None and not s.is_ai and i not in self.away and i not in self.leaving
+        ]
+
+    def humans_staying(self) -> list[int]:
+        """Seats of humans who have not left (they may be away for a turn or two)."""
+        return [
+            i
+            for i, s in enumerate(self.seats)
+            if s is not None and not s.is_ai and i not in self.leaving
+        ]
+
+
+class _Outlet:
+    """One table's events, handed to the listener in order, on their own task.
+
+    A slow or failing delivery at one table never holds up another table's events.
+    """
+
+    __slots__ = ("queue", "task")
+
+    def __init__(self) -> None:
+        self.queue: deque[ev.Event] = deque()
+        self.task: asyncio.Task[None] | None = None
+
+
+def turn_no(state: GameState) -> int:
+    """How many moves of the game were not announcements: the turn a button belongs to."""
+    return sum(1 for a in state.actions if not isinstance(a, Announce))
+
 
 class TableService:
     """All tables of the bot, one lock each; tables never block each other."""
@@ -203,51 +256,83 @@ class TableService:
         turn_seconds: float = 90.0,
         between_games: float = 4.0,
         seed_source: Callable[[], int] | None = None,
+        await_shown: bool = False,
+        show_grace: float = 30.0,
+        retry_seconds: float = 2.0,
     ) -> None:
+        """``await_shown``: a human's turn clock starts only once ``turn_shown`` says the
+        turn is on screen (or after ``show_grace`` seconds, if it cannot be shown)."""
         self.storage = storage
         self.clock = clock or SystemClock()
         self.listener = listener
         self.ai_pause = ai_pause
         self.turn_seconds = turn_seconds
         self.between_games = between_games
+        self.await_shown = await_shown
+        self.show_grace = show_grace
+        self.retry_seconds = retry_seconds
         self._seed_source = seed_source or (lambda: secrets.randbits(48))
         self._tables: dict[int, _Table] = {}
-        self._queue: deque[ev.Event] = deque()
-        self._dispatcher: asyncio.Task[None] | None = None
+        self._outlets: dict[int, _Outlet] = {}
         self._fallback = make_strategy(DEFAULT_AI)
 
     # ------------------------------------------------------------------ lifecycle
 
     async def restore(self) -> list[TableSnapshot]:
-        """Rebuild every table that was open or playing, and carry on where each stopped."""
+        """Rebuild every table that was open or playing, and carry on where each stopped.
+
+        A table whose log cannot be replayed is set aside (closed, with a notice in its
+        channel and a log line); every other table starts.
+        """
         restored = []
         for row in await self.storage.tables.live():
             if row.channel_id in self._tables:
                 continue
-            names = await self.storage.players.names([p for p in row.seats if p is not None])
-            levels = {int(k): v for k, v in row.settings.get("ai_levels", {}).items()}
-            seats: list[Seat | None] = [
-                None if p is None else Seat(p, names.get(p, "?"), levels.get(i))
-                for i, p in enumerate(row.seats)
-            ]
-            table = _Table(
-                row.table_id,
-                row.guild_id,
-                row.channel_id,
-                row.owner_id,
-                row.status,
-                seats,
-                dict(row.settings),
-            )
-            table.away = set(row.settings.get("away", []))
-            self._tables[row.channel_id] = table
-            if row.status == "playing":
-                await self._restore_session(table)
-            restored.append(self._snapshot(table))
-            self._emit(ev.TableResumed(table.guild_id, table.channel_id, table.table_id))
-            async with table.lock:
-                await self._after_change(table)
+            try:
+                restored.append(await self._restore_table(row))
+            except Exception:
+                log.exception("table %s: cannot be restored; it is set aside", row.table_id)
+                self._tables.pop(row.channel_id, None)
+                try:
+                    await self.storage.tables.set_status(row.table_id, "closed")
+                except Exception:
+                    log.exception("table %s: cannot be marked closed", row.table_id)
+                self._emit(
+                    ev.TableClosed(
+                        row.guild_id, row.channel_id, row.table_id, "restore_failed", True
+                    )
+                )
         return restored
+
+    async def _restore_table(self, row: Any) -> TableSnapshot:
+        names = await self.storage.players.names([p for p in row.seats if p is not None])
+        levels = {int(k): v for k, v in row.settings.get("ai_levels", {}).items()}
+        seats: list[Seat | None] = [
+            None if p is None else Seat(p, names.get(p, "?"), levels.get(i))
+            for i, p in enumerate(row.seats)
+        ]
+        table = _Table(
+            row.table_id,
+            row.guild_id,
+            row.channel_id,
+            row.owner_id,
+            row.status,
+            seats,
+            dict(row.settings),
+        )
+        table.away = set(row.settings.get("away", []))
+        table.leaving = set(row.settings.get("leaving", []))
+        table.left_by = {int(k): v for k, v in row.settings.get("left_by", {}).items()}
+        table.closing = row.settings.get("closing")
+        self._tables[row.channel_id] = table
+        if row.status == "playing":
+            await self._restore_session(table)
+        if table.game is not None:
+            # Only where a game was interrupted is there anything to say.
+            self._emit(ev.TableResumed(table.guild_id, table.channel_id, table.table_id))
+        async with table.lock:
+            await self._advance(table)
+        return self._snapshot(table)
 
     async def _restore_session(self, table: _Table) -> None:
         row = await self.storage.games.open_session(table.table_id)
@@ -261,11 +346,8 @@ class TableService:
             for record in await self.storage.games.session_records(row.session_id):
                 state = replay(record)
                 session = session.record(state, None if state.is_redeal else score(state))
-        except (RecordError, RuleError, ValueError) as exc:
-            log.error(
-                "table %s: cannot restore session %s: %s", table.table_id, row.session_id, exc
-            )
-            raise
+        except (RecordError, RuleError, ValueError, KeyError, TypeError) as exc:
+            raise RecordError(f"session {row.session_id} cannot be replayed: {exc}") from exc
         table.session, table.session_id, table.seed = session, row.session_id, row.seed
         table.seq = await self.storage.games.games_in_session(row.session_id)
         running = await self.storage.games.running_for_table(table.table_id)
@@ -284,7 +366,7 @@ class TableService:
         tasks = [
             task
             for table in self._tables.values()
-            for task in (table.timer, table.driver, table.next_game)
+            for task in (table.timer, table.driver, table.next_game, table.recovery)
             if task is not None and not task.done()
         ]
         for task in tasks:
@@ -304,7 +386,7 @@ class TableService:
             ]
             if not busy:
                 await asyncio.sleep(0)
-                if not self._queue:
+                if not any(o.queue for o in self._outlets.values()):
                     return
                 continue
             await asyncio.wait(busy, timeout=0.05)
@@ -312,8 +394,10 @@ class TableService:
 
     async def idle_events(self) -> None:
         """Wait until every event so far has been handed to the listener."""
-        while self._dispatcher is not None and not self._dispatcher.done():
-            await asyncio.wait([self._dispatcher])
+        while pending := [
+            o.task for o in self._outlets.values() if o.task is not None and not o.task.done()
+        ]:
+            await asyncio.wait(pending)
 
     # ------------------------------------------------------------------ lobby
 
@@ -358,12 +442,31 @@ class TableService:
         table = self._table(channel_id)
         async with table.lock:
             seat = table.seat_of(member.user_id)
+            if seat is not None and seat in table.leaving:
+                # §: a player who left may take their seat back while the session runs.
+                self._return(table, seat)
+                await self._save_seats(table)
+                await self._advance(table)
+                self._changed(table)
+                return self._snapshot(table)
             if seat is not None:
                 raise TableError(f"You already sit at this table (seat {seat + 1}).", "seated")
             if table.status == "playing":
-                raise TableError(
-                    "A session is running at this table; join when it is over.", "busy"
-                )
+                back = [
+                    i
+                    for i, user in table.left_by.items()
+                    if user == member.user_id and (s := table.seats[i]) is not None and s.is_ai
+                ]
+                if not back:
+                    raise TableError(
+                        "A session is running at this table; join when it is over.", "busy"
+                    )
+                await self.storage.players.upsert(member.user_id, member.name)
+                self._take_seat(table, back[0], member)
+                await self._save_seats(table)
+                await self._advance(table)
+                self._changed(table)
+                return self._snapshot(table)
             free = [i for i, s in enumerate(table.seats) if s is None]
             if not free:
                 ai = [i for i, s in enumerate(table.seats) if s is not None and s.is_ai]
@@ -382,13 +485,25 @@ class TableService:
         async with table.lock:
             seat = self._seated(table, user_id)
             if table.status == "playing":
+                if seat in table.leaving:
+                    raise TableError(
+                        "You have left already; the AI plays your seat. "
+                        "Join again to take it back.",
+                        "left",
+                    )
                 table.away.add(seat)
                 table.leaving.add(seat)
+                table.left_by[seat] = user_id
+                if not table.humans_staying():
+                    table.closing = "no_humans"
                 await self._save_seats(table)
                 self._emit(
                     ev.SeatHandedToAI(table.guild_id, channel_id, table.table_id, seat, user_id)
                 )
-                await self._after_change(table)
+                if table.closing and table.game is None:
+                    await self._close(table, table.closing)
+                    return None
+                await self._advance(table)
             else:
                 table.seats[seat] = None
                 await self._save_seats(table)
@@ -400,21 +515,44 @@ class TableService:
                 ]
                 table.owner_id = humans[0].player_id if humans else None
             if table.owner_id is None and table.status != "playing":
-                await self._close(table, "everybody left")
+                await self._close(table, "everybody_left")
                 return None
         self._changed(table)
         return self._snapshot(table)
 
-    async def kick(self, channel_id: int, user_id: int, seat: int) -> TableSnapshot | None:
-        """The owner frees a seat (a human there is handed to the AI during a session)."""
+    async def kick(
+        self,
+        channel_id: int,
+        user_id: int,
+        seat: int,
+        *,
+        force: bool = False,
+        replacement: Member | None = None,
+    ) -> TableSnapshot | None:
+        """The owner (or, with ``force``, a server manager) frees or hands over a seat.
+
+        Without ``replacement`` a human there is handed to the AI during a session;
+        with one, the replacement takes the seat (and its cards) at once.
+        """
         table = self._table(channel_id)
-        self._owner_only(table, user_id)
+        if not force:
+            self._owner_only(table, user_id)
         if not 0 <= seat <= 3 or table.seats[seat] is None:
             raise TableError(f"Seat {seat + 1} is empty.", "empty")
         target = table.seats[seat]
         assert target is not None
-        if target.player_id == user_id:
+        if target.player_id == user_id and replacement is None:
             raise TableError("Use Leave to leave your own seat.", "self")
+        if replacement is not None:
+            async with table.lock:
+                if table.seat_of(replacement.user_id) is not None:
+                    raise TableError(f"{replacement.name} sits at this table already.", "seated")
+                await self.storage.players.upsert(replacement.user_id, replacement.name)
+                self._take_seat(table, seat, replacement)
+                await self._save_seats(table)
+                await self._advance(table)
+            self._changed(table)
+            return self._snapshot(table)
         if target.is_ai and table.status != "playing":
             async with table.lock:
                 table.seats[seat] = None
@@ -475,12 +613,41 @@ class TableService:
             table.seq = 0
             table.status = "playing"
             table.away.clear()
+            table.leaving.clear()
+            table.left_by.clear()
+            table.closing = None
             table.timeouts = [0, 0, 0, 0]
             await self._save_seats(table)
             await self.storage.tables.set_status(table.table_id, "playing")
             self._changed(table)
-            await self._start_game(table)
+            try:
+                await self._start_game(table)
+            except Exception:  # the session stands; dealing is tried again shortly
+                self._recover_later(table, "dealing")
         return self._snapshot(table)
+
+    async def close_channel(self, channel_id: int, reason: str) -> bool:
+        """Close the channel's table because Discord took the channel away (deleted,
+        the bot removed, permissions lost): no message goes to it any more."""
+        table = self._tables.get(channel_id)
+        if table is None:
+            return False
+        async with table.lock:
+            if self._tables.get(channel_id) is not table:
+                return False
+            await self._close(table, reason, reachable=False)
+        return True
+
+    async def close_guild(self, guild_id: int, reason: str) -> int:
+        """Close every table of a server the bot is no longer in."""
+        channels = [t.channel_id for t in self._tables.values() if t.guild_id == guild_id]
+        return sum([await self.close_channel(c, reason) for c in channels])
+
+    def turn_shown(self, channel_id: int, turn: tuple[int, int] | None) -> None:
+        """The Discord layer showed ``turn``: its player's clock starts now."""
+        table = self._tables.get(channel_id)
+        if table is not None and turn is not None and table.turn_marker == turn:
+            table.shown.set()
 
     async def stop(self, channel_id: int, user_id: int, *, force: bool = False) -> None:
         """Close the table (the owner, or someone with ``force``: a server manager)."""
@@ -519,6 +686,7 @@ class TableService:
             seat,
             table.game_number,
             len(state.actions),
+            turn_no(state),
             view,
             state.to_act == seat,
             seat in table.away,
@@ -599,7 +767,9 @@ class TableService:
             if seat not in table.away:
                 raise TableError("You are playing your seat yourself already.", "not_away")
             self._return(table, seat)
-            await self._after_change(table)
+            await self._save_seats(table)
+            await self._advance(table)
+        self._changed(table)
 
     # ------------------------------------------------------------------ internals
 
@@ -629,11 +799,28 @@ class TableService:
         await self.storage.players.upsert(player_id, f"{name} ({level})", is_ai=True)
         table.seats[seat] = Seat(player_id, name, level)
 
+    def _take_seat(self, table: _Table, seat: int, member: Member) -> None:
+        """``member`` plays ``seat`` from now on, cards and all."""
+        table.seats[seat] = Seat(member.user_id, member.name)
+        table.left_by.pop(seat, None)
+        table.away.discard(seat)
+        table.leaving.discard(seat)
+        table.timeouts[seat] = 0
+        table.closing = None
+        table.human_acted = True
+        self._emit(
+            ev.SeatReturned(table.guild_id, table.channel_id, table.table_id, seat, member.user_id)
+        )
+        self._hand(table, seat)
+
     async def _save_seats(self, table: _Table) -> None:
         table.settings["ai_levels"] = {
             str(i): s.ai_level for i, s in enumerate(table.seats) if s is not None and s.is_ai
         }
         table.settings["away"] = sorted(table.away)
+        table.settings["leaving"] = sorted(table.leaving)
+        table.settings["left_by"] = {str(k): v for k, v in table.left_by.items()}
+        table.settings["closing"] = table.closing
         await self.storage.tables.set_seats(
             table.table_id, [s.player_id if s else None for s in table.seats]
         )
@@ -642,7 +829,10 @@ class TableService:
     def _return(self, table: _Table, seat: int) -> None:
         table.away.discard(seat)
         table.leaving.discard(seat)
+        table.left_by.pop(seat, None)
         table.timeouts[seat] = 0
+        table.closing = None
+        table.human_acted = True
         s = table.seats[seat]
         assert s is not None
         self._emit(
@@ -663,15 +853,22 @@ class TableService:
             state = table.game
             if state is None or table.game_number != game:
                 raise TableError("That was for an earlier game; open My cards again.", "stale")
-            if expected is not None and expected != len(state.actions):
+            # Announcements do not move the turn on, so a card button stays valid
+            # across anybody's Re or Kontra; only a later turn makes it stale.
+            if expected is not None and expected != turn_no(state):
                 raise TableError(
                     "That button is out of date: the game has moved on. Here is the current state.",
                     "stale",
                 )
-            if seat in table.away:
-                self._return(table, seat)
-            await self._apply(table, seat, build(seat))
+            action = build(seat)
+            was_away = seat in table.away
+            await self._apply(table, seat, action)
             table.timeouts[seat] = 0
+            table.human_acted = True
+            if was_away:
+                self._return(table, seat)
+                await self._save_seats(table)
+                await self._advance(table)
 
     def _explain(self, table: _Table, error: IllegalActionError) -> TableError:
         if error.code == "not_your_turn" and error.seat is not None:
@@ -691,7 +888,15 @@ class TableService:
         )
         table.game = new
         self._events_for(table, state, new, action)
-        await self._after_change(table)
+        await self._advance(table)
+
+    async def _advance(self, table: _Table) -> None:
+        """``_after_change`` that never fails its caller: the move is committed already,
+        so a failure of what follows is logged and retried in the background."""
+        try:
+            await self._after_change(table)
+        except Exception:
+            self._recover_later(table, "moving on")
 
     def _events_for(self, table: _Table, old: GameState, new: GameState, action: Action) -> None:
         base = (table.guild_id, table.channel_id, table.table_id)
@@ -708,6 +913,9 @@ class TableService:
             made = new.calls.log[-1]
             word = made.party.value if made.level == 0 else action.level.name.lower()
             self._emit(ev.AnnouncementMade(*base, seat, word))
+            # Everybody's choices change (Kontra may answer Re; a party's level is gone).
+            for other in range(4):
+                self._hand(table, other)
         elif isinstance(action, PassCards):
             self._emit(ev.PovertyStep(*base, seat, "put_down"))
             self._hand(table, seat)
@@ -743,19 +951,22 @@ class TableService:
         if table.status != "playing":
             return
         if state is None:
+            if table.closing:
+                await self._close(table, table.closing)
+                return
             if (
                 table.session is not None
                 and not table.session.is_over
                 and not self._pending(table.next_game)
             ):
-                table.next_game = asyncio.create_task(self._next_game_later(table))
+                table.next_game = self._spawn(table, self._next_game_later(table), "next game")
             return
         if state.is_finished:
             await self._finish_game(table)
             return
         seat = state.to_act
         assert seat is not None
-        marker = (table.game_id or 0, sum(1 for a in state.actions if not isinstance(a, Announce)))
+        marker = (table.game_id or 0, turn_no(state))
         new_turn = marker != table.turn_marker
         table.turn_marker = marker
         if table.plays_by_ai(seat):
@@ -764,14 +975,60 @@ class TableService:
             if new_turn:
                 self._turn_event(table, seat, None)
             if not self._pending(table.driver):
-                table.driver = asyncio.create_task(self._drive(table))
+                table.driver = self._spawn(table, self._drive(table), "AI driver")
             return
         if new_turn or not self._pending(table.timer):
-            table.deadline = self.clock.now() + self.turn_seconds
             self._cancel(table.timer)
-            table.timer = asyncio.create_task(self._turn_timer(table, marker, seat))
+            table.shown = asyncio.Event()
+            if not self.await_shown:
+                table.shown.set()
+                table.deadline = self.clock.now() + self.turn_seconds
+            else:
+                table.deadline = None
+            table.timer = self._spawn(table, self._turn_timer(table, marker, seat), "turn timer")
             self._hand(table, seat)
             self._turn_event(table, seat, table.deadline)
+
+    def _spawn(
+        self, table: _Table, work: Coroutine[Any, Any, None], what: str
+    ) -> asyncio.Task[None]:
+        """A background task of the table that survives any exception: it is logged with
+        its traceback and the table carries on after a back-off."""
+
+        async def guarded() -> None:
+            try:
+                await work
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self._recover_later(table, what)
+            else:
+                table.failures = 0
+
+        task = asyncio.create_task(guarded())
+        # A task cancelled before it ran never started ``work``: close it quietly.
+        task.add_done_callback(lambda _: work.close())
+        return task
+
+    def _recover_later(self, table: _Table, what: str) -> None:
+        table.failures += 1
+        delay = min(60.0, self.retry_seconds * 2 ** (table.failures - 1))
+        log.exception(
+            "table %s: %s failed (%d in a row); carrying on in %.0f s",
+            table.table_id,
+            what,
+            table.failures,
+            delay,
+        )
+
+        async def recover() -> None:
+            await self.clock.sleep(delay)
+            async with table.lock:
+                if self._tables.get(table.channel_id) is table:
+                    await self._after_change(table)
+
+        if not self._pending(table.recovery):
+            table.recovery = self._spawn(table, recover(), "recovery")
 
     def _turn_event(self, table: _Table, seat: int, deadline: float | None) -> None:
         s = table.seats[seat]
@@ -813,7 +1070,12 @@ class TableService:
             s = table.seats[seat]
             strategy = make_strategy(s.ai_level if s is not None and s.ai_level else DEFAULT_AI)
             rng = random.Random(f"{table.seed}:{table.seq}:{expected}")
-            action = await asyncio.to_thread(strategy.choose, player_view(state, seat), rng)
+            view = player_view(state, seat)
+            try:
+                action = await asyncio.to_thread(strategy.choose, view, rng)
+            except Exception:  # an AI bug must not stop the table: play a legal move
+                log.exception("table %s: AI %s failed to choose", table.table_id, seat)
+                action = view.legal[0]
             async with table.lock:
                 if (
                     table.game_id != game_id
@@ -832,6 +1094,11 @@ class TableService:
 
     async def _turn_timer(self, table: _Table, marker: tuple[int, int], seat: int) -> None:
         """Remind once, then let the AI play the turn; two in a row hand the seat to the AI."""
+        if not table.shown.is_set():
+            await self._until_shown(table)
+            if table.turn_marker != marker:
+                return
+            table.deadline = self.clock.now() + self.turn_seconds
         remind_after = self.turn_seconds * 2 / 3
         await self.clock.sleep(remind_after)
         s = table.seats[seat]
@@ -865,9 +1132,20 @@ class TableService:
                 self._emit(ev.SeatHandedToAI(*base, seat, s.player_id))
             await self._apply(table, seat, action)
 
+    async def _until_shown(self, table: _Table) -> None:
+        """Wait until the turn is on screen, or ``show_grace`` seconds at the most."""
+        shown = asyncio.ensure_future(table.shown.wait())
+        grace = asyncio.ensure_future(self.clock.sleep(self.show_grace))
+        try:
+            await asyncio.wait({shown, grace}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            shown.cancel()
+            grace.cancel()
+
     async def _start_game(self, table: _Table) -> None:
         session = table.session
         assert session is not None and table.session_id is not None
+        table.human_acted = False
         for seat in sorted(table.leaving):
             await self._seat_ai(table, seat, DEFAULT_AI)
             table.away.discard(seat)
@@ -888,7 +1166,7 @@ class TableService:
         self._emit(ev.GameStarted(*base, ref.number, state.setup.dealer, table.names()))
         for seat in range(4):
             self._hand(table, seat)
-        await self._after_change(table)
+        await self._advance(table)
 
     async def _next_game_later(self, table: _Table) -> None:
         await self.clock.sleep(self.between_games)
@@ -915,6 +1193,14 @@ class TableService:
             )
         )
         table.game = None
+        table.idle_games = 0 if table.human_acted else table.idle_games + 1
+        if table.closing is None and not table.humans_staying():
+            table.closing = "no_humans"
+        elif table.closing is None and not table.humans_playing() and table.idle_games >= 2:
+            table.closing = "nobody_plays"  # the AI played two whole games for everybody
+        if table.closing:
+            await self._close(table, table.closing)
+            return
         if table.session.is_over:
             self._emit(ev.SessionOver(*base, table.session.totals, table.names()))
             assert table.session_id is not None
@@ -923,10 +1209,11 @@ class TableService:
             await self.storage.tables.set_status(table.table_id, "open")
             self._changed(table)
             return
-        table.next_game = asyncio.create_task(self._next_game_later(table))
+        table.next_game = self._spawn(table, self._next_game_later(table), "next game")
 
-    async def _close(self, table: _Table, reason: str) -> None:
-        for task in (table.timer, table.driver, table.next_game):
+    async def _close(self, table: _Table, reason: str, *, reachable: bool = True) -> None:
+        """Close the table for good; its finished games stay in the history."""
+        for task in (table.timer, table.driver, table.next_game, table.recovery):
             self._cancel(task)
         if table.game_id is not None and table.game is not None and not table.game.is_finished:
             await self.storage.games.abort_game(table.game_id)
@@ -936,7 +1223,9 @@ class TableService:
         table.status = "closed"
         table.game = None
         self._tables.pop(table.channel_id, None)
-        self._emit(ev.TableClosed(table.guild_id, table.channel_id, table.table_id, reason))
+        self._emit(
+            ev.TableClosed(table.guild_id, table.channel_id, table.table_id, reason, reachable)
+        )
 
     def _changed(self, table: _Table) -> None:
         self._emit(ev.TableChanged(table.guild_id, table.channel_id, table.table_id))
@@ -944,19 +1233,24 @@ class TableService:
     def _emit(self, event: ev.Event) -> None:
         if self.listener is None:
             return
-        self._queue.append(event)
-        if self._dispatcher is None or self._dispatcher.done():
-            self._dispatcher = asyncio.create_task(self._dispatch())
+        outlet = self._outlets.get(event.table_id)
+        if outlet is None:
+            outlet = self._outlets[event.table_id] = _Outlet()
+        outlet.queue.append(event)
+        if outlet.task is None or outlet.task.done():
+            outlet.task = asyncio.create_task(self._deliver(event.table_id, outlet))
 
-    async def _dispatch(self) -> None:
-        """Hand queued events to the listener in order; ends when the queue is empty."""
-        while self._queue:
-            event = self._queue.popleft()
+    async def _deliver(self, table_id: int, outlet: _Outlet) -> None:
+        """Hand one table's queued events to the listener in order; ends when none are left."""
+        while outlet.queue:
+            event = outlet.queue.popleft()
             try:
                 assert self.listener is not None
                 await self.listener(event)
             except Exception:
-                log.exception("listener failed on %s", type(event).__name__)
+                log.exception("table %s: listener failed on %s", table_id, type(event).__name__)
+        if not any(t.table_id == table_id for t in self._tables.values()):
+            self._outlets.pop(table_id, None)
 
     def _snapshot(self, table: _Table) -> TableSnapshot:
         state = table.game
@@ -1002,6 +1296,8 @@ class TableService:
             trick=tuple(((state.leader + i) % 4, c) for i, c in enumerate(state.trick))
             if state
             else (),
+            turn=table.turn_marker if state is not None else None,
+            closing=table.closing,
         )
 
 

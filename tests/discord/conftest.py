@@ -22,6 +22,9 @@ def make_bot(db_path: Path, **overrides: Any) -> Any:
         "post_interval": 0.0,
         "turn_seconds": 90.0,
         "seed_source": lambda: 7,
+        # SimCord's clock moves only when a test advances it: the request budget's
+        # one-second window is tested on its own (tests/discord/test_real_discord.py).
+        "requests_per_second": None,
     }
     options.update(overrides)
     return create_bot(db_path, **options)

@@ -155,8 +155,8 @@ async def simcord_bot(db_path: Path, request: Any) -> Any:
 
 async def test_poverty_exchange_with_a_select_menu(simcord_env: Any) -> None:
     _, channel, (anna,) = world(simcord_env, "anna", manager=True)
-    changed = await anna.slash(channel, "doko rules", key="poverty", value="true")
-    assert "Rule **poverty** is now `true`" in changed.response.content
+    changed = await anna.slash(channel, "doko-admin rules", key="poverty", value="true")
+    assert "Rule **poverty** is now `true`" in reply(changed)
     await anna.slash(channel, "doko new")
     await anna.slash(channel, "doko start", ai_level="random")
     panel = await open_panel(anna, channel)

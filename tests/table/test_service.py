@@ -55,7 +55,7 @@ def service(storage: Storage, clock: FakeClock, recorder: Recorder, **kw: Any) -
 async def human_move(svc: TableService, member: Member, rng: random.Random) -> None:
     """Make a random legal move for ``member`` through the service's public commands."""
     panel = svc.panel(CHANNEL, member.user_id)
-    game, n = panel.game_number, panel.action_no
+    game, n = panel.game_number, panel.turn_no
     if panel.bids:
         await svc.bid(CHANNEL, member.user_id, "healthy", game=game, expected=n)
     elif panel.playable:
@@ -127,13 +127,25 @@ async def test_full_game_with_four_ai_seats(storage: Storage) -> None:
     assert replay(stored.record).is_finished
     sheet = await storage.stats.score_sheet(1)
     assert sheet.totals == tuple(result["scores"])
-    # The next game starts when the pause between games is over.
+    # Nobody human sits at the table: it stops after this game instead of playing on.
     await svc.clock.advance(1000)  # type: ignore[attr-defined]
     await svc.idle()
-    assert len(recorder.of(ev.GameStarted)) >= 2
+    assert len(recorder.of(ev.GameStarted)) == 1
+    assert [c.reason for c in recorder.of(ev.TableClosed)] == ["no_humans"]
+    assert svc.snapshot(CHANNEL) is None
+    assert await storage.tables.live() == []
+    await svc.close()
+
+
+async def test_the_owner_stops_a_table(storage: Storage) -> None:
+    recorder = Recorder()
+    svc = service(storage, FakeClock(), recorder)
+    await svc.open_table(GUILD, CHANNEL, ANNA)
+    await svc.start(CHANNEL, ANNA.user_id)
+    await svc.idle()
     await svc.stop(CHANNEL, ANNA.user_id)
     await svc.idle()
-    assert recorder.of(ev.TableClosed)[0].reason == "stopped"
+    assert [c.reason for c in recorder.of(ev.TableClosed)] == ["stopped"]
     assert svc.snapshot(CHANNEL) is None
     await svc.close()
 
@@ -190,15 +202,15 @@ async def test_refused_commands_change_nothing(storage: Storage) -> None:
             member.user_id,
             "healthy",
             game=1,
-            expected=svc.panel(CHANNEL, member.user_id).action_no,
+            expected=svc.panel(CHANNEL, member.user_id).turn_no,
         )
     panel = svc.panel(CHANNEL, BERT.user_id)
     assert panel.is_turn and panel.view.phase is Phase.PLAY
     card = sorted(panel.playable)[0]
-    await svc.play(CHANNEL, BERT.user_id, card, game=1, expected=panel.action_no)
+    await svc.play(CHANNEL, BERT.user_id, card, game=1, expected=panel.turn_no)
     # A double click: the same button again is out of date and is not applied twice.
     with pytest.raises(TableError, match="That button is out of date") as err:
-        await svc.play(CHANNEL, BERT.user_id, card, game=1, expected=panel.action_no)
+        await svc.play(CHANNEL, BERT.user_id, card, game=1, expected=panel.turn_no)
     assert err.value.code == "stale"
     assert svc.snapshot(CHANNEL).action_no == panel.action_no + 1  # type: ignore[union-attr]
     # An illegal card names the rule.
@@ -206,7 +218,7 @@ async def test_refused_commands_change_nothing(storage: Storage) -> None:
     illegal = [c for c in carla.cards if c not in carla.playable]
     assert illegal  # with this seed Carla cannot play everything
     with pytest.raises(TableError, match=r"You must (follow|play a trump)"):
-        await svc.play(CHANNEL, CARLA.user_id, illegal[0], game=1, expected=carla.action_no)
+        await svc.play(CHANNEL, CARLA.user_id, illegal[0], game=1, expected=carla.turn_no)
     # Two Re partners announcing at the same instant: the second is refused.
     re_members = [
         m for m in (ANNA, BERT, CARLA, DIRK) if "re" in svc.panel(CHANNEL, m.user_id).announcements
