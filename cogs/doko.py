@@ -641,7 +641,9 @@ class DokoCog(
             return
         assert snapshot is not None
         # Remember it first, so the events of this very move do not redraw it twice.
-        self.presenter.remember_panel(channel, interaction.user.id, interaction, panel.action_no)
+        self.presenter.remember_panel(
+            channel, interaction.user.id, interaction, panel.action_no, in_place=in_place
+        )
         content, file, view = await hand_panel(snapshot, panel)
         if prefix:
             content = f"{prefix}\n{content}"

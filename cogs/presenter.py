@@ -91,15 +91,21 @@ class Presenter:
             self.latest[key] = (interaction, time.monotonic())
 
     def remember_panel(
-        self, channel_id: int, user_id: int, interaction: discord.Interaction[Any], action_no: int
+        self,
+        channel_id: int,
+        user_id: int,
+        interaction: discord.Interaction[Any],
+        action_no: int,
+        *,
+        in_place: bool = False,
     ) -> None:
+        """The panel is the response of ``interaction``; ``in_place``: the same message
+        as before was edited, so it has not moved down the channel."""
         old = self.panels.get((channel_id, user_id))
-        slot = PanelSlot(
-            interaction.edit_original_response,
-            time.monotonic(),
-            action_no,
-            self.outbox(channel_id).posted,
-        )
+        posted_at = self.outbox(channel_id).posted
+        if in_place and old is not None:
+            posted_at = old.posted_at
+        slot = PanelSlot(interaction.edit_original_response, time.monotonic(), action_no, posted_at)
         if old is not None and old.task is not None and not old.task.done():
             slot.task, slot.dirty = old.task, old.dirty
         self.panels[(channel_id, user_id)] = slot

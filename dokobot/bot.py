@@ -17,6 +17,7 @@ import discord
 from discord.ext import commands
 
 from dokobot.storage import Storage, default_path
+from dokobot.table.clock import Clock
 from dokobot.table.service import TableService
 
 log = logging.getLogger("dokobot")
@@ -40,6 +41,7 @@ class DokoBot(commands.Bot):
         seed_source: Callable[[], int] | None = None,
         owner_id: int | None = None,
         requests_per_second: int | None = 40,
+        clock: Clock | None = None,
     ) -> None:
         # Only what the bot uses: guild and channel events (a channel or server that
         # goes away closes its tables). It reads no messages and needs no members.
@@ -59,6 +61,7 @@ class DokoBot(commands.Bot):
             "between_games": between_games,
             "seed_source": seed_source,
             "await_shown": True,
+            "clock": clock,
         }
         self.post_interval = post_interval
         #: Bot-wide budget for channel requests (Discord's global limit is 50/s).
@@ -112,7 +115,7 @@ def create_bot(db_path: str | Path | None = None, **options: Any) -> DokoBot:
     Options: ``ai_pause``, ``turn_seconds``, ``between_games`` (seconds),
     ``post_interval`` (pause between public posts in a channel),
     ``requests_per_second`` (bot-wide budget for channel requests; ``None``: none),
-    ``dev_guild``, ``seed_source``, ``owner_id``.
+    ``dev_guild``, ``seed_source``, ``owner_id``, ``clock`` (the table service's time).
     """
     return DokoBot(db_path, **options)
 

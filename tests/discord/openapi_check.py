@@ -44,14 +44,17 @@ def operation(method: str, path: str) -> dict[str, Any] | None:
     return None
 
 
-def _integer_attachment_ids(body: Any) -> Any:
-    """Discord accepts integer attachment ids (discord.py sends them): allow them."""
+def _integer_snowflakes(body: Any) -> Any:
+    """Discord accepts integer ids where the description says string snowflakes, and
+    discord.py sends some (attachment ids, a DM's ``recipient_id``): allow them."""
     body = copy.deepcopy(body)
     stack = [body]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
             for key, value in item.items():
+                if key == "recipient_id" and isinstance(value, int):
+                    item[key] = str(value)
                 if key == "attachments" and isinstance(value, list):
                     for attachment in value:
                         if isinstance(attachment, dict) and isinstance(attachment.get("id"), int):
@@ -81,7 +84,7 @@ def problems(requests: list[Any]) -> list[str]:
             continue
         schema = {**body_spec["schema"], "components": data["components"]}
         validator = jsonschema.Draft202012Validator(schema)
-        body = _integer_attachment_ids(request.json)
+        body = _integer_snowflakes(request.json)
         for error in validator.iter_errors(body):
             where = "/".join(str(p) for p in error.absolute_path)
             found.append(
