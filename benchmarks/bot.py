@@ -1,158 +1,233 @@
-"""Discord layer speed: interaction-to-response time and memory with 100 tables (SimCord).
+"""Discord layer under load: 100 tables at once, with and without 200 ms of network latency.
 
-Runs the real bot against SimCord's simulated Discord (no network, no token).
-Prints median and p95 ms from receiving an interaction to the bot's response,
-for a card play and for My cards, and the memory the bot uses with 100 tables
-running. ``--json`` ends with one JSON line.
+Runs the real bot against SimCord's simulated Discord (no network, no token). Each
+table has one human and three AI players at the real pace (1.2 s a move); the
+humans click their newest private panel whenever it is their turn. Time inside
+the simulation is virtual (SimCord's clock, advanced a second at a time), so
+latency costs no wall time but queues exactly as it would on real Discord.
+
+Prints, for each latency:
+- interaction p50/p95: virtual ms from a click's arrival to the bot's first answer
+  (Discord wants one within 3,000 ms);
+- trick post lag p50/p95: virtual ms from a trick's last card to its public post;
+- event-loop lag p99: wall-clock ms a 20 ms ticker overslept while the bot worked;
+- requests per virtual second at the peak (Discord's global limit: 50).
+``--json`` ends with one JSON line.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import gc
 import json
-import statistics
+import sys
 import tempfile
 import time
-import tracemalloc
+from collections import Counter
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import discord
 import simcord
+from simcord.http.client import FakeHTTPClient, FakeWebhookAdapter, _path_of
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dokobot.bot import create_bot
-
-STARTED: dict[int, float] = {}
-LATENCY: dict[str, list[float]] = {"card": [], "cards": []}
-
-
-def instrument(bot: Any) -> None:
-    """Time each interaction from its arrival to the bot's first response call."""
-
-    @bot.listen("on_interaction")
-    async def arrived(interaction: discord.Interaction[Any]) -> None:
-        STARTED[interaction.id] = time.perf_counter()
-
-    for name in ("send_message", "edit_message", "defer"):
-        original = getattr(discord.InteractionResponse, name)
-
-        async def timed(self: Any, *args: Any, __original: Any = original, **kwargs: Any) -> Any:
-            interaction = self._parent
-            start = STARTED.pop(interaction.id, None)
-            if start is not None:
-                custom_id = (interaction.data or {}).get("custom_id", "")
-                kind = (
-                    "card"
-                    if custom_id.startswith("doko:c:")
-                    else ("cards" if custom_id.startswith("doko:t:cards") else None)
-                )
-                if kind:
-                    LATENCY[kind].append((time.perf_counter() - start) * 1000)
-            return await __original(self, *args, **kwargs)
-
-        setattr(discord.InteractionResponse, name, timed)
+from dokobot.table import events as ev
+from tests.discord.realism import VirtualClock, latency
 
 
-@contextlib.asynccontextmanager
-async def _clock(env: Any) -> Any:
-    """Drive the simulation from this task as SimCord's pytest plugin does."""
-    with env.time_context():
-        yield
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
 
 
 def components(message: Any) -> list[dict[str, Any]]:
-    rows = message.components
     out = []
-    for row in rows:
+    for row in message.components:
         row = row if isinstance(row, dict) else row.to_dict()
         out.extend(row.get("components", []))
     return out
 
 
-async def run(tables: int, plays: int) -> dict[str, float]:
+class Probe:
+    """Times interactions and trick posts in virtual time."""
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+        self.interaction_ms: list[float] = []
+        self.trick_done: dict[tuple[int, int], float] = {}
+        self.trick_ms: list[float] = []
+        self.per_second: Counter[int] = Counter()
+
+    def answered(self, path: str) -> None:
+        """An interaction callback reached Discord: how long after the click?"""
+        parts = path.split("/")
+        if len(parts) < 4 or parts[1] != "interactions" or not path.endswith("/callback"):
+            return
+        record = self.env.backend.interactions.get(int(parts[2]))
+        if record is None or record.initial_response_deadline is None:
+            return
+        arrived = datetime.fromisoformat(record.initial_response_deadline) - timedelta(seconds=3)
+        self.interaction_ms.append((self.env.now() - arrived).total_seconds() * 1000)
+
+    def on_event(self, event: ev.Event) -> None:
+        if isinstance(event, ev.TrickCompleted):
+            self.trick_done[(event.channel_id, event.number)] = self.env._virtual_time
+
+    def on_request(self) -> None:
+        self.per_second[int(self.env._virtual_time)] += 1
+
+    def on_post(self, channel_id: int, content: str) -> None:
+        if content.startswith("Trick "):
+            number = int(content.split()[1])
+            start = self.trick_done.pop((channel_id, number), None)
+            if start is not None:
+                self.trick_ms.append((self.env._virtual_time - start) * 1000)
+
+
+async def ticker(lags: list[float], stop: asyncio.Event) -> None:
+    """Sleep 20 ms of wall time again and again; record how late each wake-up was."""
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        start = loop.time()
+        await asyncio.sleep(0.02)
+        lags.append(max(0.0, (loop.time() - start - 0.02) * 1000))
+
+
+async def run(tables: int, seconds: int, delay: float) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         bot = create_bot(
             Path(tmp) / "bench.sqlite3",
-            ai_pause=0.0,
-            between_games=600.0,
-            post_interval=0.0,
+            ai_pause=1.2,
+            between_games=6.0,
+            post_interval=1.0,
             seed_source=lambda: 11,
+            clock=VirtualClock(),
         )
-        instrument(bot)
-        async with simcord.run(bot) as env, _clock(env):
-            guild = env.create_guild()
-            gc.collect()
-            tracemalloc.start()
-            base = tracemalloc.get_traced_memory()[0]
-            players = []
-            for i in range(tables):
-                channel = guild.create_text_channel(f"table-{i}")
-                player = guild.add_member(env.create_user(f"player{i}"))
-                await player.slash(channel, "doko new")
-                await player.slash(channel, "doko start")
-                players.append((player, channel))
-            gc.collect()
-            memory = (tracemalloc.get_traced_memory()[0] - base) / 2**20
-            tracemalloc.stop()
-            # Card plays and My cards on the first tables.
-            done = 0
-            for player, channel in players:
-                if done >= plays:
-                    break
-                for _ in range(13):
-                    table = next(
-                        m
-                        for m in reversed(channel.history())
-                        if m.content.startswith("**Doppelkopf**")
-                    )
-                    result = await player.click(table, label="My cards")
-                    panel = result.response
-                    enabled = [
-                        c
-                        for c in components(panel)
-                        if c.get("type") == 2
-                        and not c.get("disabled")
-                        and c.get("custom_id", "").startswith(("doko:c:", "doko:b:"))
-                    ]
-                    if not enabled:
-                        break
-                    await player.click(panel, custom_id=enabled[0]["custom_id"])
-                    done += 1
+        async with simcord.run(bot, settle_timeout=60) as env:
+            probe = Probe(env)
+            listener = bot.tables.listener
+
+            async def tap(event: ev.Event) -> None:
+                probe.on_event(event)
+                await listener(event)
+
+            bot.tables.listener = tap
+            original_send = discord.abc.Messageable.send
+
+            async def send(self: Any, content: Any = None, **kw: Any) -> Any:
+                message = await original_send(self, content, **kw)
+                probe.on_post(message.channel.id, str(content or ""))
+                return message
+
+            discord.abc.Messageable.send = send  # type: ignore[method-assign]
+            plain = FakeHTTPClient.request
+
+            async def counted(self: Any, *args: Any, **kw: Any) -> Any:
+                probe.on_request()  # channel requests: the ones Discord's global limit counts
+                return await plain(self, *args, **kw)
+
+            FakeHTTPClient.request = counted  # type: ignore[method-assign]
+            webhook = FakeWebhookAdapter.request
+
+            async def answered(self: Any, route: Any, *args: Any, **kw: Any) -> Any:
+                result = await webhook(self, route, *args, **kw)
+                probe.answered(_path_of(route.url))
+                return result
+
+            FakeWebhookAdapter.request = answered  # type: ignore[method-assign]
+            lags: list[float] = []
+            stop = asyncio.Event()
+            tick = asyncio.create_task(ticker(lags, stop))
+            wall = time.perf_counter()
+            with env.time_context(), latency(delay):
+                guild = env.create_guild()
+                seats = []
+                for i in range(tables):
+                    channel = guild.create_text_channel(f"table-{i}")
+                    player = guild.add_member(env.create_user(f"player{i}"))
+                    await player.slash(channel, "doko new")
+                    seats.append((player, channel))
+                await env.advance_time(2)
+                for player, channel in seats:
+                    await player.slash(channel, "doko start")
+                await env.advance_time(2)
+                for player, channel in seats:
+                    await player.slash(channel, "doko hand")
+                clicks = 0
+                for _ in range(seconds):
+                    for player, channel in seats:
+                        snapshot = bot.tables.snapshot(channel.id)
+                        if snapshot is None or snapshot.to_act != 0:
+                            continue
+                        panels = [
+                            m
+                            for m in channel.history(viewer=player)
+                            if m.flags.ephemeral
+                            and any(a.filename == "hand.png" for a in m.attachments)
+                        ]
+                        enabled = [
+                            c
+                            for c in components(panels[-1])
+                            if c.get("type") == 2
+                            and not c.get("disabled")
+                            and c.get("custom_id", "").startswith(("doko:c:", "doko:b:"))
+                        ]
+                        if enabled:
+                            await player.click(panels[-1], custom_id=enabled[0]["custom_id"])
+                            clicks += 1
+                    await env.advance_time(1)
+            wall = time.perf_counter() - wall
+            stop.set()
+            await tick
+            discord.abc.Messageable.send = original_send  # type: ignore[method-assign]
+            FakeHTTPClient.request = plain  # type: ignore[method-assign]
+            FakeWebhookAdapter.request = webhook  # type: ignore[method-assign]
+            finished = sum(
+                1
+                for _, channel in seats
+                if any(m.content.startswith("Game ") for m in channel.history())
+            )
             await bot.tables.close()
             await bot.storage.close()
-    figures = {"memory_mb_100_tables": round(memory, 1), "tables": tables}
-    for kind, values in LATENCY.items():
-        values.sort()
-        figures[f"{kind}_median_ms"] = round(statistics.median(values), 2) if values else 0.0
-        figures[f"{kind}_p95_ms"] = (
-            round(values[int(0.95 * (len(values) - 1))], 2) if values else 0.0
-        )
-        figures[f"{kind}_samples"] = len(values)
-    return figures
+    return {
+        "latency_ms": delay * 1000,
+        "tables": tables,
+        "clicks": clicks,
+        "games_finished": finished,
+        "interaction_p50_ms": percentile(probe.interaction_ms, 0.5),
+        "interaction_p95_ms": percentile(probe.interaction_ms, 0.95),
+        "trick_post_p50_ms": percentile(probe.trick_ms, 0.5),
+        "trick_post_p95_ms": percentile(probe.trick_ms, 0.95),
+        "loop_lag_p99_ms": percentile(lags, 0.99),
+        "peak_requests_per_s": max(probe.per_second.values(), default=0),
+        "wall_s": round(wall, 1),
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, default=100)
-    parser.add_argument("--plays", type=int, default=60)
+    parser.add_argument("--seconds", type=int, default=90, help="virtual seconds of play")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    figures = asyncio.run(run(args.tables, args.plays))
-    print(
-        f"card play:  median {figures['card_median_ms']} ms, p95 {figures['card_p95_ms']} ms "
-        f"({figures['card_samples']} plays)"
-    )
-    print(
-        f"My cards:   median {figures['cards_median_ms']} ms, p95 {figures['cards_p95_ms']} ms "
-        f"({figures['cards_samples']} panels)"
-    )
-    memory = figures["memory_mb_100_tables"]
-    print(f"memory with {args.tables} tables running: {memory} MiB (Python heap)")
+    rows = [asyncio.run(run(args.tables, args.seconds, delay)) for delay in (0.0, 0.2)]
+    for r in rows:
+        print(
+            f"{r['tables']} tables, {r['latency_ms']:.0f} ms latency: "
+            f"interaction p50 {r['interaction_p50_ms']} / p95 {r['interaction_p95_ms']} ms; "
+            f"trick post p50 {r['trick_post_p50_ms']} / p95 {r['trick_post_p95_ms']} ms; "
+            f"event-loop lag p99 {r['loop_lag_p99_ms']} ms; "
+            f"peak {r['peak_requests_per_s']} requests/s; {r['clicks']} clicks, "
+            f"{r['games_finished']} games finished; {r['wall_s']} s wall time"
+        )
     if args.json:
-        print(json.dumps(figures))
+        print(json.dumps(rows))
 
 
 if __name__ == "__main__":

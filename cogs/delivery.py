@@ -11,13 +11,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 import discord
 
 log = logging.getLogger("dokobot.discord")
 
 Job = Callable[[], Awaitable[None]]
+Sleep = Callable[[float], Coroutine[Any, Any, None]]
 
 #: Discord's JSON error codes that mean "this channel is not yours any more".
 UNKNOWN_CHANNEL = 10003
@@ -43,16 +45,24 @@ class RequestBudget:
     Interaction responses do not count against the global limit and skip this.
     """
 
-    def __init__(self, per_second: int) -> None:
+    def __init__(self, per_second: int, sleep: Sleep = asyncio.sleep) -> None:
         self.per_second = per_second
+        self._sleep = sleep
         self._slots = asyncio.Semaphore(per_second)
-        self.used = 0
+        self._returns: set[asyncio.Task[None]] = set()
 
     async def acquire(self) -> None:
         await self._slots.acquire()
-        self.used += 1
         # A rolling window: the slot comes back one second after it was taken.
-        asyncio.get_running_loop().call_later(1.0, self._slots.release)
+        task = asyncio.create_task(self._give_back())
+        self._returns.add(task)
+        task.add_done_callback(self._returns.discard)
+
+    async def _give_back(self) -> None:
+        try:
+            await self._sleep(1.0)
+        finally:
+            self._slots.release()
 
 
 class Outbox:
@@ -68,8 +78,10 @@ class Outbox:
         interval: float,
         budget: RequestBudget | None = None,
         on_gone: Callable[[str], Awaitable[None]] | None = None,
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.interval = interval
+        self.sleep = sleep
         self.budget = budget
         self.on_gone = on_gone
         self.jobs: deque[tuple[str, Job]] = deque()
@@ -111,13 +123,13 @@ class Outbox:
                 if exc.status == 429 and id(job) not in retried:
                     retried.add(id(job))
                     self.jobs.appendleft((key, job))
-                    await asyncio.sleep(max(self.interval, 1.0))
+                    await self.sleep(max(self.interval, 1.0))
                     continue
                 log.warning("post failed (%s %s): %s", exc.status, exc.code, exc.text)
             except Exception:
                 log.exception("post failed")
             if self.jobs and self.interval > 0:
-                await asyncio.sleep(self.interval)
+                await self.sleep(self.interval)
 
     async def drain(self) -> None:
         while self.task is not None and not self.task.done():

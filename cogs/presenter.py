@@ -63,7 +63,11 @@ class Presenter:
     def __init__(self, bot: DokoBot) -> None:
         self.bot = bot
         self.outboxes: dict[int, Outbox] = {}
-        self.budget = RequestBudget(bot.requests_per_second) if bot.requests_per_second else None
+        self.budget = (
+            RequestBudget(bot.requests_per_second, bot.clock.sleep)
+            if bot.requests_per_second
+            else None
+        )
         #: (channel, user) -> the user's private hand panel.
         self.panels: dict[tuple[int, int], PanelSlot] = {}
         #: (channel, user) -> their latest interaction there and when it came.
@@ -81,7 +85,9 @@ class Presenter:
             async def gone(reason: str) -> None:
                 await self.channel_gone(channel_id, reason)
 
-            box = self.outboxes[channel_id] = Outbox(self.bot.post_interval, self.budget, gone)
+            box = self.outboxes[channel_id] = Outbox(
+                self.bot.post_interval, self.budget, gone, self.bot.clock.sleep
+            )
         return box
 
     def saw(self, interaction: discord.Interaction[Any]) -> None:

@@ -17,7 +17,7 @@ import discord
 from discord.ext import commands
 
 from dokobot.storage import Storage, default_path
-from dokobot.table.clock import Clock
+from dokobot.table.clock import Clock, SystemClock
 from dokobot.table.service import TableService
 
 log = logging.getLogger("dokobot")
@@ -61,8 +61,9 @@ class DokoBot(commands.Bot):
             "between_games": between_games,
             "seed_source": seed_source,
             "await_shown": True,
-            "clock": clock,
         }
+        #: The time of the table service and of the outboxes' pacing.
+        self.clock: Clock = clock or SystemClock()
         self.post_interval = post_interval
         #: Bot-wide budget for channel requests (Discord's global limit is 50/s).
         self.requests_per_second = requests_per_second
@@ -73,7 +74,9 @@ class DokoBot(commands.Bot):
 
         self.storage = await Storage.open(self.db_path)
         cog = doko.DokoCog(self)
-        self.tables = TableService(self.storage, listener=cog.presenter.on_event, **self.options)
+        self.tables = TableService(
+            self.storage, listener=cog.presenter.on_event, clock=self.clock, **self.options
+        )
         await self.add_cog(cog)
         await self.add_cog(doko.DokoAdminCog(self))
         self.add_dynamic_items(*doko.DYNAMIC_ITEMS)

@@ -42,8 +42,16 @@ def bodies_match_discords_schema(simcord_env: Any) -> Any:
 
 @pytest.fixture
 def simcord_bot(db_path: Path) -> Any:
-    # Real pacing: AI players take 1.2 s a move, the next game comes after 6 s.
-    bot = make_bot(db_path, ai_pause=1.2, between_games=6.0, clock=VirtualClock())
+    # Real pacing: AI players take 1.2 s a move, the next game comes after 6 s, one
+    # public post a second per channel, 40 channel requests a second bot-wide.
+    bot = make_bot(
+        db_path,
+        ai_pause=1.2,
+        between_games=6.0,
+        post_interval=1.0,
+        requests_per_second=40,
+        clock=VirtualClock(),
+    )
     yield bot
 
 
@@ -293,6 +301,7 @@ async def test_leaving_asks_first_and_the_seat_can_be_taken_back(simcord_env: An
     assert "(AI plays)" not in table_message(channel).content  # nothing changed yet
     left = await bert.click(answer(asked), label="Yes, leave")
     assert "the AI plays your seat" in reply(left)
+    await simcord_env.advance_time(2)  # the table message is redrawn at the channel's pace
     assert "bert (AI plays)" in table_message(channel).content
     back = (
         await bert.click(table_message(channel), label="Join")
@@ -300,6 +309,7 @@ async def test_leaving_asks_first_and_the_seat_can_be_taken_back(simcord_env: An
         else await bert.slash(channel, "doko join")
     )
     assert reply(back) == "You take your seat back from the AI. Press **My cards**."
+    await simcord_env.advance_time(2)
     assert "bert (AI plays)" not in table_message(channel).content
 
 
