@@ -46,6 +46,11 @@ NEEDED_IN_THREAD = (
     "embed_links",
     "read_message_history",
 )
+PERIODS = [
+    app_commands.Choice(name="all time", value="all"),
+    app_commands.Choice(name="this month", value="month"),
+    app_commands.Choice(name="last 30 days", value="30d"),
+]
 #: Leave a little room below Discord's upload limit for the message around the file.
 UPLOAD_MARGIN = 64 * 1024
 RULE_KEYS = (
@@ -110,14 +115,6 @@ async def tell(interaction: discord.Interaction[Any], text: str, **kwargs: Any) 
         await interaction.edit_original_response(content=text, **kwargs)
     else:
         await interaction.followup.send(text, ephemeral=True, **kwargs)
-
-
-async def show(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
-    """A public answer (after a private defer it can only be a follow-up)."""
-    if not interaction.response.is_done():
-        await interaction.response.send_message(**kwargs)
-    else:
-        await interaction.followup.send(**kwargs)
 
 
 @app_commands.guild_only()
@@ -415,13 +412,7 @@ class DokoCog(
 
     @app_commands.command(name="leaderboard", description="This server's ranking")
     @app_commands.describe(period="Which games count")
-    @app_commands.choices(
-        period=[
-            app_commands.Choice(name="all time", value="all"),
-            app_commands.Choice(name="this month", value="month"),
-            app_commands.Choice(name="last 30 days", value="30d"),
-        ]
-    )
+    @app_commands.choices(period=PERIODS)
     async def leaderboard(self, interaction: discord.Interaction[Any], period: str = "all") -> None:
         assert interaction.guild_id is not None
         await defer_public(interaction)
@@ -714,13 +705,7 @@ class DokoAdminCog(
         name="export", description="This server's finished games (gzip-compressed JSON lines)"
     )
     @app_commands.describe(period="Which games (all time when left empty)")
-    @app_commands.choices(
-        period=[
-            app_commands.Choice(name="all time", value="all"),
-            app_commands.Choice(name="this month", value="month"),
-            app_commands.Choice(name="last 30 days", value="30d"),
-        ]
-    )
+    @app_commands.choices(period=PERIODS)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def export(self, interaction: discord.Interaction[Any], period: str = "all") -> None:
         assert interaction.guild_id is not None and interaction.guild is not None
