@@ -313,8 +313,9 @@ class Presenter:
 
     def close_table(self, event: ev.TableClosed) -> None:
         message_id = self.messages.pop(event.channel_id, None)
-        for key in [k for k in self.panels if k[0] == event.channel_id]:
-            del self.panels[key]
+        for mapping in (self.panels, self.latest, self._below):
+            for key in [k for k in mapping if k[0] == event.channel_id]:
+                del mapping[key]
         self.called.pop(event.channel_id, None)
         box = self.outbox(event.channel_id)
         if not event.reachable:
@@ -437,14 +438,16 @@ class Presenter:
         latest = self.latest.get((channel_id, user_id))
         if latest is not None and now - latest[1] <= PANEL_LIFETIME:
             self._below[(channel_id, user_id)] = asyncio.create_task(
-                self._panel_below(channel_id, user_id, latest[0])
+                self._panel_below(channel_id, user_id, *latest)
             )
             return
         self._call_turn(channel_id, user_id)
 
     async def _panel_below(
-        self, channel_id: int, user_id: int, interaction: discord.Interaction[Any]
+        self, channel_id: int, user_id: int, interaction: discord.Interaction[Any], since: float
     ) -> None:
+        """A fresh private panel below the public posts, on ``interaction``'s token (which
+        lives 15 minutes from ``since``)."""
         snapshot = self.bot.tables.snapshot(channel_id)
         try:
             panel = self.bot.tables.panel(channel_id, user_id)
@@ -463,10 +466,7 @@ class Presenter:
             self._call_turn(channel_id, user_id)
             return
         self.panels[(channel_id, user_id)] = PanelSlot(
-            message.edit,
-            self.latest[(channel_id, user_id)][1],
-            panel.action_no,
-            self.outbox(channel_id).posted,
+            message.edit, since, panel.action_no, self.outbox(channel_id).posted
         )
         self.bot.tables.turn_shown(channel_id, snapshot.turn)
 

@@ -122,8 +122,6 @@ class TableSnapshot:
     trick: tuple[tuple[int, Card], ...] = ()
     #: Whose turn this is: (game id, number of moves that are not announcements).
     turn: tuple[int, int] | None = None
-    #: Why the table will close when the current game is over (nobody human is left).
-    closing: str | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -178,8 +176,8 @@ class _Table:
     recovery: asyncio.Task[None] | None = None
     #: The pause between games is over and the next game is being dealt.
     starting: bool = False
-    #: Set once the current human turn has been shown in Discord: its countdown starts then.
-    shown: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    #: The current human turn has been shown in Discord: its countdown starts then.
+    shown: bool = False
     #: Why the table closes once the current game is over; ``None``: it plays on.
     closing: str | None = None
     #: A human made a move in the current game (a table nobody plays at stops).
@@ -647,7 +645,7 @@ class TableService:
         """The Discord layer showed ``turn``: its player's clock starts now."""
         table = self._tables.get(channel_id)
         if table is not None and turn is not None and table.turn_marker == turn:
-            table.shown.set()
+            table.shown = True
 
     async def stop(self, channel_id: int, user_id: int, *, force: bool = False) -> None:
         """Close the table (the owner, or someone with ``force``: a server manager)."""
@@ -802,15 +800,7 @@ class TableService:
     def _take_seat(self, table: _Table, seat: int, member: Member) -> None:
         """``member`` plays ``seat`` from now on, cards and all."""
         table.seats[seat] = Seat(member.user_id, member.name)
-        table.left_by.pop(seat, None)
-        table.away.discard(seat)
-        table.leaving.discard(seat)
-        table.timeouts[seat] = 0
-        table.closing = None
-        table.human_acted = True
-        self._emit(
-            ev.SeatReturned(table.guild_id, table.channel_id, table.table_id, seat, member.user_id)
-        )
+        self._return(table, seat)
         self._hand(table, seat)
 
     async def _save_seats(self, table: _Table) -> None:
@@ -979,12 +969,8 @@ class TableService:
             return
         if new_turn or not self._pending(table.timer):
             self._cancel(table.timer)
-            table.shown = asyncio.Event()
-            if not self.await_shown:
-                table.shown.set()
-                table.deadline = self.clock.now() + self.turn_seconds
-            else:
-                table.deadline = None
+            table.shown = not self.await_shown
+            table.deadline = self.clock.now() + self.turn_seconds if table.shown else None
             table.timer = self._spawn(table, self._turn_timer(table, marker, seat), "turn timer")
             self._hand(table, seat)
             self._turn_event(table, seat, table.deadline)
@@ -1094,7 +1080,7 @@ class TableService:
 
     async def _turn_timer(self, table: _Table, marker: tuple[int, int], seat: int) -> None:
         """Remind once, then let the AI play the turn; two in a row hand the seat to the AI."""
-        if not table.shown.is_set():
+        if not table.shown:
             await self._until_shown(table)
             if table.turn_marker != marker:
                 return
@@ -1139,7 +1125,7 @@ class TableService:
         virtual one) understands, and cheap next to the turn's 90 s.
         """
         waited = 0.0
-        while not table.shown.is_set() and waited < self.show_grace:
+        while not table.shown and waited < self.show_grace:
             await self.clock.sleep(0.25)
             waited += 0.25
 
@@ -1250,8 +1236,8 @@ class TableService:
                 await self.listener(event)
             except Exception:
                 log.exception("table %s: listener failed on %s", table_id, type(event).__name__)
-        if not any(t.table_id == table_id for t in self._tables.values()):
-            self._outlets.pop(table_id, None)
+            if isinstance(event, ev.TableClosed):  # the table's last event
+                self._outlets.pop(table_id, None)
 
     def _snapshot(self, table: _Table) -> TableSnapshot:
         state = table.game
@@ -1298,7 +1284,6 @@ class TableService:
             if state
             else (),
             turn=table.turn_marker if state is not None else None,
-            closing=table.closing,
         )
 
 

@@ -9,6 +9,8 @@ import pytest
 
 from dokobot.bot import create_bot
 
+from .openapi_check import problems, spec
+
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
@@ -43,3 +45,13 @@ async def close_storage(bot: Any) -> None:
         await bot.tables.close()
     if hasattr(bot, "storage"):
         await bot.storage.close()
+
+
+@pytest.fixture
+def bodies_match_discords_schema(simcord_env: Any) -> Any:
+    """Every JSON body the bot sends in a test validates against Discord's OpenAPI file
+    (modules ask for it with ``pytestmark``)."""
+    yield
+    if spec() is None:
+        pytest.skip("../shared/discord-api-spec/openapi.json is absent")
+    assert problems(simcord_env.http_requests) == []

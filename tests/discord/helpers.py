@@ -65,3 +65,20 @@ def reply(result: Any) -> str:
     """The private text the bot answered with."""
     assert result.ephemeral
     return str(answer(result).content)
+
+
+def world(env: Any, *names: str, manager: bool = False) -> tuple[Any, Any, list[Any]]:
+    """A server with a #doppelkopf channel and members; ``manager``: the first may
+    Manage Server."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("doppelkopf")
+    roles = (
+        [guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))]
+        if manager
+        else []
+    )
+    members = [
+        guild.add_member(env.create_user(name), roles=roles if i == 0 else [])
+        for i, name in enumerate(names)
+    ]
+    return guild, channel, members

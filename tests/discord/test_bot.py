@@ -18,24 +18,10 @@ from .helpers import (
     table_message,
     take_turn,
     whose_turn,
+    world,
 )
-from .openapi_check import problems, spec
 
-
-def world(env: Any, *names: str) -> tuple[Any, Any, list[Any]]:
-    guild = env.create_guild()
-    channel = guild.create_text_channel("doppelkopf")
-    members = [guild.add_member(env.create_user(name)) for name in names]
-    return guild, channel, members
-
-
-@pytest.fixture(autouse=True)
-def bodies_match_discords_schema(simcord_env: Any) -> Any:
-    """Every JSON body the bot sends in these tests validates against the OpenAPI file."""
-    yield
-    if spec() is None:
-        pytest.skip("../shared/discord-api-spec/openapi.json is absent")
-    assert problems(simcord_env.http_requests) == []
+pytestmark = pytest.mark.usefixtures("bodies_match_discords_schema")
 
 
 async def test_a_full_game_against_three_ai_players(

@@ -20,31 +20,11 @@ from .helpers import (
     reply,
     table_message,
     whose_turn,
+    world,
 )
 from .openapi_check import problems, spec
 
-
-@pytest.fixture(autouse=True)
-def bodies_match_discords_schema(simcord_env: Any) -> Any:
-    yield
-    if spec() is None:
-        pytest.skip("../shared/discord-api-spec/openapi.json is absent")
-    assert problems(simcord_env.http_requests) == []
-
-
-def world(env: Any, *names: str, manager: bool = False) -> tuple[Any, Any, list[Any]]:
-    guild = env.create_guild()
-    channel = guild.create_text_channel("doppelkopf")
-    roles = (
-        [guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))]
-        if manager
-        else []
-    )
-    members = [
-        guild.add_member(env.create_user(name), roles=roles if i == 0 else [])
-        for i, name in enumerate(names)
-    ]
-    return guild, channel, members
+pytestmark = pytest.mark.usefixtures("bodies_match_discords_schema")
 
 
 async def seat_everyone(channel: Any, owner: Any, others: list[Any]) -> None:

@@ -19,8 +19,15 @@ from cogs.doko import export_parts
 from dokobot.engine import Phase
 
 from .conftest import close_storage, make_bot
-from .helpers import answer, buttons, public_messages, reply, table_message, whose_turn
-from .openapi_check import problems, spec
+from .helpers import (
+    answer,
+    buttons,
+    public_messages,
+    reply,
+    table_message,
+    whose_turn,
+    world,
+)
 from .realism import (
     VirtualClock,
     advance_until,
@@ -31,13 +38,7 @@ from .realism import (
     slow_commits,
 )
 
-
-@pytest.fixture(autouse=True)
-def bodies_match_discords_schema(simcord_env: Any) -> Any:
-    yield
-    if spec() is None:
-        pytest.skip("../shared/discord-api-spec/openapi.json is absent")
-    assert problems(simcord_env.http_requests) == []
+pytestmark = pytest.mark.usefixtures("bodies_match_discords_schema")
 
 
 @pytest.fixture
@@ -104,10 +105,7 @@ async def test_ten_tables_at_once_all_finish_and_then_stop(simcord_env: Any) -> 
 
 
 async def test_new_under_latency_posts_exactly_one_table_message(simcord_env: Any) -> None:
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("doppelkopf")
-    anna = guild.add_member(simcord_env.create_user("anna"))
-    bert = guild.add_member(simcord_env.create_user("bert"))
+    _guild, channel, (anna, bert) = world(simcord_env, "anna", "bert")
     with latency(0.3):
         opened = await anna.slash(channel, "doko new")
         await simcord_env.advance_time(0.5)
@@ -123,10 +121,7 @@ async def test_new_under_latency_posts_exactly_one_table_message(simcord_env: An
 
 
 async def test_a_deleted_table_message_is_posted_again(simcord_env: Any) -> None:
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("doppelkopf")
-    anna = guild.add_member(simcord_env.create_user("anna"))
-    bert = guild.add_member(simcord_env.create_user("bert"))
+    _guild, channel, (anna, bert) = world(simcord_env, "anna", "bert")
     await anna.slash(channel, "doko new")
     first = table_message(channel)
     simcord_env.backend.delete_message(channel.id, first.id)
@@ -157,10 +152,7 @@ async def until_anna_plays(env: Any, channel: Any, anna: Any, bert: Any) -> None
 
 
 async def test_an_opponents_re_right_before_a_click_does_not_refuse_it(simcord_env: Any) -> None:
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("doppelkopf")
-    anna = guild.add_member(simcord_env.create_user("anna"))
-    bert = guild.add_member(simcord_env.create_user("bert"))
+    _guild, channel, (anna, bert) = world(simcord_env, "anna", "bert")
     bot = simcord_env.bot
     await anna.slash(channel, "doko new")
     await bert.slash(channel, "doko join")
@@ -183,9 +175,7 @@ async def test_an_opponents_re_right_before_a_click_does_not_refuse_it(simcord_e
 
 
 async def test_a_slow_write_still_answers_within_three_seconds(simcord_env: Any) -> None:
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("doppelkopf")
-    anna = guild.add_member(simcord_env.create_user("anna"))
+    _guild, channel, (anna,) = world(simcord_env, "anna")
     bot = simcord_env.bot
     await anna.slash(channel, "doko new")
     await anna.click(table_message(channel), label="Start")
@@ -226,9 +216,7 @@ async def test_a_deleted_channel_gets_no_more_requests_even_after_a_restart(
 
 
 async def test_a_lost_permission_closes_the_table_and_tells_the_owner(simcord_env: Any) -> None:
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("doppelkopf")
-    anna = guild.add_member(simcord_env.create_user("anna"))
+    _guild, channel, (anna,) = world(simcord_env, "anna")
     await anna.slash(channel, "doko new")
     await anna.click(table_message(channel), label="Start")
     simcord_env.inject_error(
@@ -250,9 +238,7 @@ async def test_a_lost_permission_closes_the_table_and_tells_the_owner(simcord_en
 
 
 async def test_removed_from_the_server_closes_its_tables(simcord_env: Any) -> None:
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("doppelkopf")
-    anna = guild.add_member(simcord_env.create_user("anna"))
+    guild, channel, (anna,) = world(simcord_env, "anna")
     await anna.slash(channel, "doko new")
     await anna.click(table_message(channel), label="Start")
     mark = len(simcord_env.http_requests)
@@ -289,10 +275,7 @@ async def test_a_table_that_cannot_be_restored_is_set_aside(
 
 
 async def test_leaving_asks_first_and_the_seat_can_be_taken_back(simcord_env: Any) -> None:
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("doppelkopf")
-    anna = guild.add_member(simcord_env.create_user("anna"))
-    bert = guild.add_member(simcord_env.create_user("bert"))
+    _guild, channel, (anna, bert) = world(simcord_env, "anna", "bert")
     await anna.slash(channel, "doko new")
     await bert.slash(channel, "doko join")
     await anna.slash(channel, "doko start")
@@ -334,9 +317,7 @@ async def test_a_manager_gives_an_idle_seat_to_another_user(simcord_env: Any) ->
 
 
 async def test_the_panel_follows_the_player_when_it_scrolls_away(simcord_env: Any) -> None:
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("doppelkopf")
-    anna = guild.add_member(simcord_env.create_user("anna"))
+    _guild, channel, (anna,) = world(simcord_env, "anna")
     bot = simcord_env.bot
     await anna.slash(channel, "doko new")
     await anna.click(table_message(channel), label="Start")
