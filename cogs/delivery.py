@@ -16,6 +16,8 @@ from typing import Any
 
 import discord
 
+from dokobot.table.clock import Clock, SystemClock
+
 log = logging.getLogger("dokobot.discord")
 
 Job = Callable[[], Awaitable[None]]
@@ -45,28 +47,24 @@ class RequestBudget:
     Interaction responses do not count against the global limit and skip this.
     """
 
-    def __init__(self, per_second: int, sleep: Sleep = asyncio.sleep) -> None:
+    def __init__(self, per_second: int, clock: Clock | None = None) -> None:
         self.per_second = per_second
-        self._sleep = sleep
-        self._taken = 0
-        self._returns: set[asyncio.Task[None]] = set()
+        self.clock = clock or SystemClock()
+        #: When each of the last ``per_second`` requests went out.
+        self._sent: deque[float] = deque()
 
     async def acquire(self) -> None:
-        # Waiting is a short sleep, not a lock: any clock (SimCord's virtual one
-        # too) can move a sleeper on; a few dozen waiters cost nothing.
-        while self._taken >= self.per_second:
-            await self._sleep(0.05)
-        self._taken += 1
-        # A rolling window: the slot comes back one second after it was taken.
-        task = asyncio.create_task(self._give_back())
-        self._returns.add(task)
-        task.add_done_callback(self._returns.discard)
-
-    async def _give_back(self) -> None:
-        try:
-            await self._sleep(1.0)
-        finally:
-            self._taken -= 1
+        # A sliding window. A waiter sleeps until the oldest request leaves the
+        # window (a sleep, not a lock: any clock, SimCord's virtual one too, can
+        # move it on), then looks again.
+        while True:
+            now = self.clock.now()
+            while self._sent and now - self._sent[0] >= 1.0:
+                self._sent.popleft()
+            if len(self._sent) < self.per_second:
+                self._sent.append(now)
+                return
+            await self.clock.sleep(1.0 - (now - self._sent[0]))
 
 
 class Outbox:

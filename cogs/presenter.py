@@ -64,9 +64,7 @@ class Presenter:
         self.bot = bot
         self.outboxes: dict[int, Outbox] = {}
         self.budget = (
-            RequestBudget(bot.requests_per_second, bot.clock.sleep)
-            if bot.requests_per_second
-            else None
+            RequestBudget(bot.requests_per_second, bot.clock) if bot.requests_per_second else None
         )
         #: (channel, user) -> the user's private hand panel.
         self.panels: dict[tuple[int, int], PanelSlot] = {}

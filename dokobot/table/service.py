@@ -1121,13 +1121,13 @@ class TableService:
     async def _until_shown(self, table: _Table) -> None:
         """Wait until the turn is on screen, or ``show_grace`` seconds at the most.
 
-        It looks every quarter second: a plain sleep, which every clock (and SimCord's
+        It looks every half second: a plain sleep, which every clock (and SimCord's
         virtual one) understands, and cheap next to the turn's 90 s.
         """
         waited = 0.0
         while not table.shown and waited < self.show_grace:
-            await self.clock.sleep(0.25)
-            waited += 0.25
+            await self.clock.sleep(0.5)
+            waited += 0.5
 
     async def _start_game(self, table: _Table) -> None:
         session = table.session
