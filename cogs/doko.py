@@ -100,7 +100,17 @@ def _thinking(interaction: discord.Interaction[Any]) -> bool:
 
 async def tell(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
     """A private answer to whoever made the interaction (response, deferred answer or
-    follow-up)."""
+    follow-up). If Discord does not take it, only showing failed: that is logged, and
+    whatever the interaction did stands."""
+    try:
+        await _tell(interaction, text, **kwargs)
+    except discord.HTTPException as exc:
+        log.warning(
+            "answer in channel %s not shown: %s %s", interaction.channel_id, exc.status, exc.code
+        )
+
+
+async def _tell(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
     if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
     elif _thinking(interaction) and interaction.extras.get("public"):
@@ -639,7 +649,13 @@ class DokoCog(
         if prefix:
             content = f"{prefix}\n{content}"
         interaction.extras["answered"] = True
-        await interaction.edit_original_response(content=content, attachments=[file], view=view)
+        try:
+            await interaction.edit_original_response(content=content, attachments=[file], view=view)
+        except discord.HTTPException as exc:
+            # Only showing failed: whatever the click did stands, and the panel is
+            # redrawn (or follows the player) when the turn comes round.
+            log.warning("panel in channel %s not shown: %s %s", channel, exc.status, exc.code)
+            return
         if panel.is_turn:
             self.bot.tables.turn_shown(channel, snapshot.turn)
 

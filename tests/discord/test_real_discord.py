@@ -190,6 +190,44 @@ async def test_a_slow_write_still_answers_within_three_seconds(simcord_env: Any)
     assert "Healthy" not in [b["label"] for b in buttons(clicked.response)]
 
 
+async def test_failing_panel_edits_hold_up_no_table(
+    simcord_env: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every edit of every private panel answers 429: both tables play on regardless."""
+    guild = simcord_env.create_guild()
+    seats = []
+    for name in ("anna", "bert"):
+        channel = guild.create_text_channel(f"table-{name}")
+        player = guild.add_member(simcord_env.create_user(name))
+        await player.slash(channel, "doko new")
+        await player.click(table_message(channel), label="Start")
+        seats.append((player, channel))
+    simcord_env.inject_error(
+        "PATCH",
+        "/webhooks/*",
+        status=429,
+        code=0,
+        message="You are being rate limited.",
+        times=None,
+    )
+    bot = simcord_env.bot
+    for _ in range(60):
+        await simcord_env.advance_time(2)
+        for player, channel in seats:
+            if bot.tables.snapshot(channel.id).to_act != 0:
+                continue
+            panel = bot.tables.panel(channel.id, player.id)
+            if panel.bids:
+                await player.slash(channel, "doko bid", what="healthy")
+            else:
+                await player.slash(channel, "doko play", card=sorted(panel.playable)[0].name)
+    for _, channel in seats:
+        tricks = [m for m in public_messages(channel) if m.content.startswith("Trick ")]
+        assert len(tricks) >= 8, [m.content for m in public_messages(channel)][-3:]
+    # No move was reported as failed: only showing the panels did.
+    assert not [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+
+
 async def test_a_deleted_channel_gets_no_more_requests_even_after_a_restart(
     simcord_env: Any, db_path: Path
 ) -> None:
