@@ -19,7 +19,7 @@ from .actions import (
     ReturnCards,
 )
 from .cards import Card
-from .game import apply, legal_bids, legal_cards, may_announce
+from .game import apply, legal_actions, legal_bids, legal_cards, may_announce
 from .rules import RuleError, RuleSet
 from .scoring import GameResult, score
 from .state import GameSetup, GameState, IllegalActionError, Phase
@@ -284,8 +284,15 @@ def legal_words(state: GameState) -> list[str]:
     assert poverty is not None and state.to_act is not None
     if poverty.passed and poverty.acceptor is None:
         return ["accept", "decline"]
-    order = state.parties.order
-    return [c.name for c in sorted(set(state.hands[state.to_act]), key=order.sort_key)]
+    # Only cards that belong to some legal set of three (the poor player's sets
+    # hold all their trumps, docs/rules.md §4).
+    cards = {
+        c
+        for action in legal_actions(state)
+        if isinstance(action, (PassCards, ReturnCards))
+        for c in action.cards
+    }
+    return [c.name for c in sorted(cards, key=state.parties.order.sort_key)]
 
 
 def replay_text(text: str) -> dict[str, Any]:

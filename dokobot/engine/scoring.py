@@ -126,16 +126,23 @@ def score(state: GameState) -> GameResult:
             if w_pts >= _AGAINST[level]:
                 items.append(ScoreItem(_AGAINST_ITEM[level], winner, 1))
 
-    if not contract.is_solo_scored:
-        items.extend(_extra_points(state, re_mask, winner))
-
     value_party = winner or Party.RE
-    value = sum(i.points if i.party is value_party else -i.points for i in items)
+
+    def net(lines: list[ScoreItem]) -> int:
+        return sum(i.points if i.party is value_party else -i.points for i in lines)
+
+    value = net(items)
     if state.rules.announcement_doubles:
+        # House rule (docs/rules.md §6): Re and Kontra each double the game
+        # points; the extra points below are added undoubled.
         for level, name in ((re_level, "re_doubles"), (ko_level, "kontra_doubles")):
             if level >= 0 and value:
                 items.append(ScoreItem(name, value_party, value))
                 value *= 2
+    if not contract.is_solo_scored:
+        extras = _extra_points(state, re_mask, winner)
+        items.extend(extras)
+        value += net(extras)
 
     # The soloist wins or loses the value from each of the three opponents (§8).
     solo = contract.is_solo_scored

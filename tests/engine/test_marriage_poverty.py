@@ -19,6 +19,7 @@ from dokobot.engine import (
     apply,
     legal_actions,
     legal_cards,
+    outcome,
     parse_cards,
     player_view,
     score,
@@ -168,6 +169,16 @@ def test_poverty_exchange() -> None:
     assert player_view(state, 1).poverty_cards == cards("D9 DK DA DA CK S9")
     assert player_view(state, 0).poverty_cards == ()
     assert player_view(state, 0).poverty_trumps_returned == 1
+
+
+def test_the_poor_player_may_choose_only_cards_of_a_legal_set() -> None:
+    # Seat 1 holds exactly three trumps, so those three are the only legal set.
+    state = poverty()
+    assert outcome(state)["legal"] == ["DA", "DK", "D9"]
+    rich = apply(apply(state, PassCards(1, cards("D9 DK DA"))), PovertyReply(2, False))
+    rich = apply(rich, PovertyReply(3, True))
+    # The acceptor may give back any three of its fifteen cards, trumps included.
+    assert len(outcome(rich)["legal"]) == len(set(rich.hands[3]))
 
 
 def test_everyone_declines_the_poverty_and_the_hand_is_redealt() -> None:

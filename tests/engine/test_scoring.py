@@ -239,9 +239,11 @@ GAME_120 = (
 )
 
 
-def normal(game: tuple[tuple[str, ...], list[str]], *calls: tuple[int, str]) -> GameState:
+def normal(
+    game: tuple[tuple[str, ...], list[str]], *calls: tuple[int, str], rules: RuleSet = RuleSet()
+) -> GameState:
     hands, lines = game
-    state = healthy(new(hands))
+    state = healthy(new(hands, rules=rules))
     assert state.contract is Contract.NORMAL
     for seat, word in calls:
         state = announce(state, seat, word)
@@ -301,6 +303,25 @@ def test_extras_and_announcements_add_up() -> None:
     result = score(normal(GAME_EXTRAS, (2, "re"), (0, "kontra")))
     assert result.game_value == 2 + 2 + 2
     assert result.scores == (-6, -6, 6, 6)
+
+
+def test_announcement_doubles_leaves_the_extra_points_undoubled() -> None:
+    # docs/rules.md §6: Re and Kontra double the game points only.
+    rules = RuleSet(announcement_doubles=True)
+    result = score(normal(GAME_EXTRAS, (2, "re"), (0, "kontra"), rules=rules))
+    # won 1, doubled by Re (2) and by Kontra (4); then fox + Karlchen − Doppelkopf = +1.
+    assert result.game_value == 5
+    assert result.scores == (-5, -5, 5, 5)
+    assert [(i.item, i.points) for i in result.breakdown] == [
+        ("won", 1),
+        ("re_doubles", 1),
+        ("kontra_doubles", 2),
+        ("doppelkopf", 1),
+        ("fox_caught", 1),
+        ("karlchen", 1),
+    ]
+    # Only Re announced: 1 × 2 + 1 = 3 (doubling the extras too would give 4).
+    assert score(normal(GAME_EXTRAS, (2, "re"), rules=rules)).game_value == 3
 
 
 def test_losers_can_end_with_net_plus_points() -> None:
