@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from dokobot.render import render_result, render_score_sheet, render_trick
+from dokobot.render.text import announcement_name
 from dokobot.table import events as ev
 from dokobot.table.service import TableError
 
@@ -143,7 +144,9 @@ class Presenter:
             self.post_trick(event)
         elif isinstance(event, ev.AnnouncementMade):
             name = self.name(channel, event.seat)
-            self.post(channel, f"📣 **{name}**: {_announcement(event.word)}!")
+            self.post(channel, f"📣 **{name}**: {announcement_name(event.word)}!")
+        elif isinstance(event, ev.MarriageSettled):
+            self.post(channel, _marriage_text(self.name, channel, event))
         elif isinstance(event, ev.TurnReminder):
             seconds = round(event.seconds_left)
             self.post(
@@ -218,6 +221,12 @@ class Presenter:
     def post_trick(self, event: ev.TrickCompleted) -> None:
         trick = event.trick
         cards = [(trick.seat_of(i), c) for i, c in enumerate(trick.cards)]
+        # What the table knows: a silent marriage looks like a normal game here.
+        snapshot = self.bot.tables.snapshot(event.channel_id)
+        contract = snapshot.contract if snapshot else None
+        soloist = None
+        if snapshot is not None and contract is not None and contract.is_solo_scored:
+            soloist = snapshot.declarer
 
         async def image() -> discord.File:
             png = await asyncio.to_thread(
@@ -228,6 +237,8 @@ class Presenter:
                 winner=trick.winner,
                 points=trick.points,
                 title=f"Trick {event.number}",
+                contract=contract.value if contract else None,
+                soloist=soloist,
             )
             return discord.File(io.BytesIO(png), filename=f"trick-{event.number:02d}.png")
 
@@ -493,15 +504,16 @@ def _poverty_text(name: str, event: ev.PovertyStep) -> str:
     return f"**{name}** gives three cards back, {event.trumps_returned} of them trumps."
 
 
-def _announcement(word: str) -> str:
-    return {
-        "re": "Re",
-        "kontra": "Kontra",
-        "no90": "no 90",
-        "no60": "no 60",
-        "no30": "no 30",
-        "schwarz": "schwarz",
-    }.get(word, word)
+def _marriage_text(
+    name: Callable[[int, int], str], channel_id: int, event: ev.MarriageSettled
+) -> str:
+    bride = name(channel_id, event.seat)
+    if event.partner is None:
+        return f"💍 **{bride}** won the first three tricks and plays the marriage alone."
+    return (
+        f"💍 **{name(channel_id, event.partner)}** won trick {event.trick} and plays "
+        f"with **{bride}** (marriage)."
+    )
 
 
 def _detail(event: ev.Event) -> str:

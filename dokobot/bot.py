@@ -8,15 +8,20 @@ import json
 import logging
 import os
 import signal
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
-from dokobot.storage import Storage, default_path
+from dokobot.errors import EnvironmentFailure, UsageError
+from dokobot.health import INTERVAL as HEARTBEAT_INTERVAL
+from dokobot.health import write_heartbeat
+from dokobot.storage import Storage, StorageError, default_path
 from dokobot.table.clock import Clock, SystemClock
 from dokobot.table.service import TableService
 
@@ -42,9 +47,14 @@ class DokoBot(commands.Bot):
         owner_id: int | None = None,
         requests_per_second: int | None = 40,
         clock: Clock | None = None,
+        heartbeat: str | Path | None = None,
     ) -> None:
         # Only what the bot uses: guild and channel events (a channel or server that
         # goes away closes its tables). It reads no messages and needs no members.
+        # The bot never joins voice: no PyNaCl/davey warnings on every start.
+        discord.VoiceClient.warn_nacl = False
+        if hasattr(discord.VoiceClient, "warn_dave"):
+            discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -68,6 +78,9 @@ class DokoBot(commands.Bot):
         #: Bot-wide budget for channel requests (Discord's global limit is 50/s).
         self.requests_per_second = requests_per_second
         self.dev_guild = dev_guild
+        #: File refreshed every 30 s while the bot runs (``dokobot health`` reads it).
+        self.heartbeat = heartbeat
+        self._heartbeat_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         from cogs import doko
@@ -84,6 +97,31 @@ class DokoBot(commands.Bot):
         await self.sync_commands()
         restored = await self.tables.restore()
         log.info("ready to restore %d tables from %s", len(restored), self.db_path)
+        if self.heartbeat is not None:
+            self._heartbeat_task = asyncio.create_task(self._beat())
+
+    def beat(self) -> None:
+        """Write the heartbeat now: connected while the gateway is up and ready."""
+        if self.heartbeat is None:
+            return
+        connected = self.is_ready() and not self.is_closed() and self.ws is not None
+        try:
+            write_heartbeat(
+                self.heartbeat,
+                connected=connected,
+                guilds=len(self.guilds),
+                tables=len(self.tables.tables()) if hasattr(self, "tables") else 0,
+            )
+        except OSError as exc:
+            log.warning("cannot write the heartbeat %s: %s", self.heartbeat, exc)
+
+    async def _beat(self) -> None:
+        while True:
+            self.beat()
+            await self.clock.sleep(HEARTBEAT_INTERVAL)
+
+    async def on_ready(self) -> None:
+        self.beat()
 
     async def sync_commands(self, *, force: bool = False) -> bool:
         """Sync slash commands on the first start or when they changed (or ``force``)."""
@@ -105,11 +143,14 @@ class DokoBot(commands.Bot):
         return True
 
     async def close(self) -> None:
+        if self._heartbeat_task is not None:
+            self._heartbeat_task.cancel()
         if hasattr(self, "tables"):
             await self.tables.close()
         if hasattr(self, "storage"):
             await self.storage.close()
         await super().close()
+        self.beat()  # says "not connected" until the process is gone
 
 
 def create_bot(db_path: str | Path | None = None, **options: Any) -> DokoBot:
@@ -147,23 +188,34 @@ def configure_logging() -> None:
     logging.getLogger("discord").setLevel(logging.WARNING)
 
 
+def _int_setting(name: str) -> int | None:
+    """An id from the environment; a clear error when it is not a number."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return None
+    if not value.isdigit():
+        raise UsageError(
+            f"{name} must be a Discord id (a number; right-click → Copy ID), not {value!r}"
+        )
+    return int(value)
+
+
 def run() -> int:
     """``dokobot run``: token from DISCORD_TOKEN (or .env), database from DOKOBOT_DB."""
     load_dotenv()
-    configure_logging()
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
-        print(
-            "DISCORD_TOKEN is not set: put the bot token in the environment or in .env",
-            file=sys.stderr,
+        raise UsageError(
+            "DISCORD_TOKEN is not set: put the bot token in the environment or in .env"
         )
-        return 2
-    dev_guild = os.environ.get("DOKOBOT_DEV_GUILD")
-    owner = os.environ.get("DOKOBOT_OWNER_ID")
+    dev_guild = _int_setting("DOKOBOT_DEV_GUILD")
+    owner = _int_setting("DOKOBOT_OWNER_ID")
+    configure_logging()
     bot = create_bot(
         os.environ.get("DOKOBOT_DB") or None,
-        dev_guild=int(dev_guild) if dev_guild else None,
-        owner_id=int(owner) if owner else None,
+        dev_guild=dev_guild,
+        owner_id=owner,
+        heartbeat=os.environ.get("DOKOBOT_HEARTBEAT") or None,
     )
 
     async def main() -> None:
@@ -176,6 +228,22 @@ def run() -> int:
     try:
         asyncio.run(main())
     except discord.LoginFailure:
-        print("Discord refused the token in DISCORD_TOKEN", file=sys.stderr)
-        return 2
+        raise UsageError(
+            "Discord refused the token in DISCORD_TOKEN: copy it again from the "
+            "Developer Portal (Bot → Reset Token)"
+        ) from None
+    except discord.PrivilegedIntentsRequired:
+        raise UsageError("Discord asks for privileged intents the bot does not use") from None
+    except (sqlite3.Error, StorageError) as exc:
+        raise EnvironmentFailure(
+            f"cannot use the database {bot.db_path} ({exc}); set DOKOBOT_DB to a writable file"
+        ) from None
+    except (aiohttp.ClientError, TimeoutError) as exc:
+        raise EnvironmentFailure(
+            f"cannot reach Discord ({type(exc).__name__}: {exc}); check the network connection"
+        ) from None
+    except OSError as exc:
+        raise EnvironmentFailure(
+            f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")
+        ) from None
     return 0

@@ -1,17 +1,100 @@
-"""The ``dokobot`` command line."""
+"""The ``dokobot`` command line.
+
+Every error is one line on standard error that says what to do: exit status 2
+for bad input, 1 for a failure of the environment (network, disk). ``--debug``
+shows the traceback instead.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
 import sys
+import tempfile
+import traceback
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any, NoReturn
 
-from dokobot.engine import RecordError, replay_text
+from dokobot.errors import CommandError, EnvironmentFailure, UsageError
+
+AI_LEVELS = ("heuristic", "random")
+ENVIRONMENT = """\
+environment:
+  DISCORD_TOKEN       the bot token (required; also read from ./.env)
+  DOKOBOT_DB          SQLite database file (default: ./dokobot.sqlite3)
+  DOKOBOT_DEV_GUILD   a server id: slash commands are synced there on every start
+  DOKOBOT_OWNER_ID    your user id: allows /doko sync
+  DOKOBOT_CARD_IMAGES folder with the card faces (default: card_images/ of the source)
+  DOKOBOT_HEARTBEAT   file the bot refreshes every 30 s; `dokobot health` checks it
+"""
+SIMULATE_COLUMNS = """\
+columns:
+  games          games the strategy played (one per seat it held)
+  mean ± se      mean score per game and its standard error
+  non-solo ± se  the same over games not scored as a solo (a silent marriage and a
+                 marriage played alone are scored as solos, so they are left out here)
+  Re won, Ko won how often the strategy's party won as Re / as Kontra (non-solo games)
+  solos          how often the strategy declared a solo; solo won: how many it won
+                 (silent marriages are not declared, so they are not counted as solos)
+  ann., ann. won how often its party announced (Re/Kontra …), and how often it won then
+  p50/p95/max ms time per decision
+"""
+
+
+def _version() -> str:
+    try:
+        return version("dokobot")
+    except PackageNotFoundError:  # running from a checkout that was never installed
+        return "unknown"
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 60 seconds, not {value:g}")
+    return value
+
+
+def _rules(text: str | None) -> Any:
+    """House rules as JSON, checked against the rule set (docs/rules.md §9)."""
+    from dokobot.engine import RuleError, RuleSet
+
+    if not text:
+        return None
+    try:
+        return RuleSet.from_dict(json.loads(text))
+    except json.JSONDecodeError as exc:
+        raise UsageError(
+            f"--rules is not JSON ({exc.msg}); write it like '{{\"poverty\": true}}'"
+        ) from None
+    except (RuleError, TypeError, AttributeError) as exc:
+        raise UsageError(f"--rules: {exc}; see docs/rules.md for every key") from None
+
+
+# ---------------------------------------------------------------------- commands
 
 
 def _replay(args: argparse.Namespace) -> int:
     """Check a game record against the rules and print its outcome as JSON."""
+    from dokobot.engine import RecordError, replay_text
+
     try:
         if args.file == "-":
             text = sys.stdin.read()
@@ -19,55 +102,65 @@ def _replay(args: argparse.Namespace) -> int:
             with open(args.file, encoding="utf-8") as handle:
                 text = handle.read()
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"cannot read {args.file}: {exc}", file=sys.stderr)
-        return 2
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UsageError(f"cannot read {args.file}: {reason}") from None
+    if not text.strip():
+        where = "standard input" if args.file == "-" else args.file
+        raise UsageError(f"{where} is empty: give a doko-record/1 JSON file")
     try:
         result = replay_text(text)
     except RecordError as exc:
-        print(str(exc).splitlines()[0], file=sys.stderr)
-        return 2
+        raise UsageError(str(exc).splitlines()[0]) from None
     print(json.dumps(result))
     return 0
 
 
 def _render(args: argparse.Namespace) -> int:
     """Write one image of each kind (or a recorded game's tricks and result) as PNG files."""
-    from pathlib import Path
-
+    from dokobot.engine import RecordError
     from dokobot.render.samples import record_images, sample_images
 
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is a file: name a folder for the PNG files")
     if args.record:
         try:
             with open(args.record, encoding="utf-8") as handle:
                 images = record_images(handle.read())
-        except (OSError, RecordError) as exc:
-            print(f"cannot render {args.record}: {exc}", file=sys.stderr)
-            return 2
+        except OSError as exc:
+            raise UsageError(f"cannot read {args.record}: {exc.strerror or exc}") from None
+        except RecordError as exc:
+            raise UsageError(f"{args.record}: {str(exc).splitlines()[0]}") from None
     else:
         images = sample_images(args.seed)
-    for name, png in images.items():
-        path = out / f"{name}.png"
-        path.write_bytes(png)
-        print(f"{path} ({len(png) // 1024} KiB)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, png in images.items():
+            path = out / f"{name}.png"
+            path.write_bytes(png)
+            print(f"{path} ({len(png) // 1024} KiB)")
+    except OSError as exc:
+        raise EnvironmentFailure(
+            f"cannot write to {exc.filename or out}: {exc.strerror or exc}"
+        ) from None
     return 0
 
 
 def _simulate(args: argparse.Namespace) -> int:
     """Self-play N deals and print each strategy's results."""
     from dokobot.ai.arena import simulate
-    from dokobot.engine import RuleError, RuleSet
+    from dokobot.engine import RuleSet
 
     players = [p.strip() for p in args.players.split(",")]
     if len(players) != 4:
-        print("--players needs four comma-separated strategies", file=sys.stderr)
-        return 2
-    try:
-        rules = RuleSet.from_dict(json.loads(args.rules)) if args.rules else RuleSet()
-    except (json.JSONDecodeError, RuleError) as exc:
-        print(f"--rules: {exc}", file=sys.stderr)
-        return 2
+        raise UsageError(
+            f"--players needs four comma-separated AI levels, not {len(players)} "
+            f"(levels: {', '.join(AI_LEVELS)})"
+        )
+    unknown = [p for p in players if p not in AI_LEVELS]
+    if unknown:
+        raise UsageError(f"unknown AI level {unknown[0]!r}; choose {', '.join(AI_LEVELS)}")
+    rules = _rules(args.rules) or RuleSet()
     progress = _progress_bar if sys.stderr.isatty() else None
     try:
         summary = simulate(
@@ -80,11 +173,10 @@ def _simulate(args: argparse.Namespace) -> int:
             progress=progress,
         )
     except ValueError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
+        raise UsageError(str(exc)) from None
     if progress:
         print(file=sys.stderr)
-    print(_simulation_table(summary))
+    print(simulation_table(summary))
     if args.json:
         print(json.dumps(summary))
     return 0
@@ -98,37 +190,119 @@ def _progress_bar(done: int, total: int) -> None:
 
 
 def _pct(value: float | None) -> str:
-    return "   —" if value is None else f"{value:4.0%}"
+    return "—" if value is None else f"{value:.0%}"
 
 
-def _simulation_table(summary: dict[str, object]) -> str:
-    strategies: dict[str, dict[str, float]] = summary["strategies"]  # type: ignore[assignment]
-    timing: dict[str, dict[str, float]] = summary["decision_ms"]  # type: ignore[assignment]
+#: (header, width) of each column of the simulation table; the first is left-aligned.
+_COLUMNS = (
+    ("strategy", 10),
+    ("games", 6),
+    ("mean ± se", 15),
+    ("non-solo ± se", 15),
+    ("Re won", 7),
+    ("Ko won", 7),
+    ("solos", 6),
+    ("solo won", 8),
+    ("ann.", 5),
+    ("ann. won", 8),
+    ("p50 ms", 7),
+    ("p95 ms", 7),
+    ("max ms", 7),
+)
+
+
+def simulation_table(summary: dict[str, Any]) -> str:
+    """The strategies' figures, one row each, every value under its header."""
+
+    def line(cells: Sequence[str]) -> str:
+        first, *rest = zip(cells, _COLUMNS, strict=True)
+        return " ".join(
+            [f"{first[0]:<{first[1][1]}}", *(f"{c:>{w}}" for c, (_, w) in rest)]
+        ).rstrip()
+
+    strategies: dict[str, dict[str, Any]] = summary["strategies"]
+    timing: dict[str, dict[str, float]] = summary["decision_ms"]
     rotated = " (every deal in all four seat rotations)" if summary["rotate"] else ""
     lines = [f"{summary['deals']} deals, seed {summary['seed']}{rotated}", ""]
-    lines.append(
-        f"{'strategy':<10} {'games':>6} {'mean ± se':>14} {'non-solo ± se':>15} "
-        f"{'Re won':>7} {'Ko won':>7} {'solos':>6} {'solo won':>8} {'ann.':>5} {'ann. won':>8} "
-        f"{'p50 ms':>7} {'p95 ms':>7} {'max ms':>7}"
-    )
+    lines.append(line([h for h, _ in _COLUMNS]))
     for name, s in strategies.items():
         t = timing[name]
         lines.append(
-            f"{name:<10} {s['games']:>6} {s['mean']:>+7.3f} ± {s['se']:.3f} "
-            f"{s['mean_non_solo']:>+8.3f} ± {s['se_non_solo']:.3f} "
-            f"{_pct(s['re_win_rate']):>7} {_pct(s['kontra_win_rate']):>7} "
-            f"{_pct(s['solo_rate']):>6} {_pct(s['solo_success']):>8} "
-            f"{_pct(s['announce_rate']):>5} {_pct(s['announce_success']):>8} "
-            f"{t['p50']:>7.3f} {t['p95']:>7.3f} {t['max']:>7.3f}"
+            line(
+                [
+                    name,
+                    str(s["games"]),
+                    f"{s['mean']:+.3f} ± {s['se']:.3f}",
+                    f"{s['mean_non_solo']:+.3f} ± {s['se_non_solo']:.3f}",
+                    _pct(s["re_win_rate"]),
+                    _pct(s["kontra_win_rate"]),
+                    _pct(s["solo_rate"]),
+                    _pct(s["solo_success"]),
+                    _pct(s["announce_rate"]),
+                    _pct(s["announce_success"]),
+                    f"{t['p50']:.3f}",
+                    f"{t['p95']:.3f}",
+                    f"{t['max']:.3f}",
+                ]
+            )
         )
+    lines += [
+        "",
+        "non-solo: games not scored as a solo (silent marriages are scored as solos).",
+        "dokobot simulate --help explains every column.",
+    ]
     return "\n".join(lines)
 
 
 def _play(args: argparse.Namespace) -> int:
-    """A game in the terminal against three AI players."""
-    from dokobot.terminal import main as play_main
+    """Games in the terminal against three AI players; the session is saved."""
+    import asyncio
 
-    return play_main(args.seed, args.ai, args.games, args.pause)
+    from dokobot.terminal import default_database, play
+
+    rules = _rules(args.rules)
+    database = Path(args.db) if args.db else default_database()
+    try:
+        database.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise EnvironmentFailure(
+            f"cannot create {database.parent}: {exc.strerror}; give another file with --db"
+        ) from None
+    coro = play(
+        seed=args.seed,
+        ai_level=args.ai,
+        games=args.games,
+        read=input,
+        out=sys.stdout,
+        ai_pause=args.pause,
+        database=database,
+        rules=rules,
+        new=args.new,
+    )
+    try:
+        return asyncio.run(coro)
+    except KeyboardInterrupt:
+        # The session is saved and closed. A prompt's reader thread may still wait
+        # in input(), and Python cannot shut down around it: leave at once.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
+
+
+def _health(args: argparse.Namespace) -> int:
+    """Exit 0 when the running bot's heartbeat is fresh and it is connected, else 1."""
+    import time
+
+    from dokobot.health import check_heartbeat
+
+    path = args.heartbeat or os.environ.get("DOKOBOT_HEARTBEAT")
+    if not path:
+        raise UsageError("no heartbeat file: set DOKOBOT_HEARTBEAT (as for dokobot run)")
+    problem = check_heartbeat(path, now=time.time(), max_age=args.max_age)
+    if problem:
+        raise EnvironmentFailure(problem)
+    print("healthy: connected to Discord")
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -138,42 +312,129 @@ def _run(args: argparse.Namespace) -> int:
     return run()
 
 
+# ---------------------------------------------------------------------- parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments: one line naming the problem and where help is, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+class _Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Shows each option's default and keeps the epilog's line breaks."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dokobot", description="Doppelkopf for Discord.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser("run", help="run the Discord bot (DISCORD_TOKEN, DOKOBOT_DB)")
+    parser = _Parser(
+        prog="dokobot",
+        description="Doppelkopf for Discord, and in the terminal.",
+        epilog="Rules and house rules: docs/rules.md. Every command has --help.",
+        formatter_class=_Help,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--debug", action="store_true", help="show the full traceback of an error")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, help: str, **kw: Any) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help, description=help, formatter_class=_Help, **kw)
+        sub.add_argument(
+            "--debug",
+            action="store_true",
+            default=argparse.SUPPRESS,
+            help="show the full traceback of an error",
+        )
+        return sub
+
+    run = command("run", "run the Discord bot", epilog=ENVIRONMENT)
     run.set_defaults(handler=_run)
-    replay = commands.add_parser("replay", help="check a game record and print its outcome")
-    replay.add_argument("file", help="a doko-record/1 JSON file, or - for standard input")
+
+    health = command("health", "check the running bot's heartbeat (exit 0: connected; 1: not)")
+    health.add_argument("--heartbeat", help="the heartbeat file (default: $DOKOBOT_HEARTBEAT)")
+    health.add_argument(
+        "--max-age", type=float, default=90.0, help="seconds a heartbeat stays fresh"
+    )
+    health.set_defaults(handler=_health)
+
+    play = command(
+        "play",
+        "play in the terminal against three AI players",
+        epilog="The session is saved: quit any time (q or Ctrl-C), and the next "
+        "`dokobot play` carries on with the same score sheet. --new, --seed or --rules "
+        "start a new session.",
+    )
+    play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    play.add_argument("--ai", default="heuristic", choices=AI_LEVELS, help="AI level")
+    play.add_argument(
+        "--games",
+        type=_positive,
+        default=None,
+        help="stop after this many games (default: ask after each)",
+    )
+    play.add_argument("--pause", type=_seconds, default=0.6, help="seconds between AI moves")
+    play.add_argument("--rules", help="house rules as JSON, e.g. '{\"poverty\": true}'")
+    play.add_argument(
+        "--db",
+        help="file that keeps the session (default: $XDG_DATA_HOME/dokobot/terminal.sqlite3)",
+    )
+    play.add_argument("--new", action="store_true", help="start a new session")
+    play.set_defaults(handler=_play)
+
+    replay = command("replay", "check a game record and print its outcome as JSON")
+    replay.add_argument("file", help="a doko-record/1 JSON file (docs/record-format.md), or -")
     replay.set_defaults(handler=_replay)
-    render = commands.add_parser("render", help="write sample images (or a record's) as PNG")
-    render.add_argument("--out", default="renders", help="folder for the PNG files")
+
+    sim = command("simulate", "AI self-play with statistics", epilog=SIMULATE_COLUMNS)
+    sim.add_argument("--games", type=_positive, default=100, help="deals to play")
+    sim.add_argument("--seed", type=int, default=1, help="seed of the first deal (reproducible)")
+    sim.add_argument(
+        "--players",
+        default="heuristic,random,random,random",
+        help=f"four AI levels, seat 0 first; levels: {', '.join(AI_LEVELS)}",
+    )
+    sim.add_argument("--rotate", action="store_true", help="play each deal in all four seatings")
+    sim.add_argument("--rules", help="house rules as JSON, e.g. '{\"poverty\": true}'")
+    sim.add_argument("--jobs", type=_positive, default=1, help="worker processes")
+    sim.add_argument("--json", action="store_true", help="end with one JSON line")
+    sim.set_defaults(handler=_simulate)
+
+    render = command("render", "write sample images (or a record's) as PNG files")
+    render.add_argument(
+        "--out",
+        default=str(Path(tempfile.gettempdir()) / "dokobot-renders"),
+        help="folder for the PNG files",
+    )
     render.add_argument("--seed", type=int, default=7, help="seed of the sample game")
     render.add_argument("--record", help="a doko-record/1 file: its tricks and result")
     render.set_defaults(handler=_render)
-    play = commands.add_parser("play", help="play in the terminal against three AI players")
-    play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
-    play.add_argument("--ai", default="heuristic", help="AI level: heuristic or random")
-    play.add_argument("--games", type=int, default=None, help="stop after this many games")
-    play.add_argument("--pause", type=float, default=0.6, help="seconds between AI moves")
-    play.set_defaults(handler=_play)
-    sim = commands.add_parser("simulate", help="AI self-play with statistics")
-    sim.add_argument("--games", type=int, default=100, help="deals to play")
-    sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument(
-        "--players", default="heuristic,random,random,random", help="four strategies, seat 0 first"
-    )
-    sim.add_argument("--rotate", action="store_true", help="play each deal in all four seatings")
-    sim.add_argument("--rules", help='house rules as JSON, e.g. {"poverty": true}')
-    sim.add_argument("--jobs", type=int, default=1, help="worker processes")
-    sim.add_argument("--json", action="store_true", help="end with one JSON line")
-    sim.set_defaults(handler=_simulate)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.handler(args))
+    if args.debug:
+        logging.basicConfig(level=logging.DEBUG)
+    try:
+        return int(args.handler(args))
+    except CommandError as exc:
+        if args.debug:
+            traceback.print_exc()
+        print(exc, file=sys.stderr)
+        return exc.status
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the reader went away (``dokobot … | head``): nothing to say
+        return 1
+    except Exception as exc:
+        if args.debug:
+            raise
+        print(
+            f"dokobot {args.command}: unexpected error: {type(exc).__name__}: {exc} "
+            "(run again with --debug for the traceback, and please report it)",
+            file=sys.stderr,
+        )
+        return 1
 
 
 if __name__ == "__main__":

@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from dokobot.cli import simulation_table
+from dokobot.health import write_heartbeat
+
+# Terminal sessions of these tests are saved under a throwaway data folder.
+DATA = tempfile.mkdtemp(prefix="dokobot-cli-")
 
 
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, stdin: str = "", env: dict[str, str] | None = None, cwd: str | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "dokobot", *args],
         input=stdin,
@@ -15,16 +29,26 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,
         check=False,
+        env={**os.environ, "XDG_DATA_HOME": DATA, **(env or {})},
+        cwd=cwd,
     )
+
+
+def one_line(proc: subprocess.CompletedProcess[str]) -> str:
+    """The error: exactly one line on standard error, no traceback."""
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
+    return proc.stderr.strip()
 
 
 def test_play_a_terminal_game_to_the_score_sheet() -> None:
     # Always the first choice; a wrong entry first, to see the hint.
-    proc = run("play", "--seed", "5", "--games", "1", "--pause", "0", stdin="x\n" + "1\n" * 80)
+    proc = run(
+        "play", "--new", "--seed", "5", "--games", "1", "--pause", "0", stdin="x\n" + "1\n" * 80
+    )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "=== Game 1: " in out
-    assert "Please type a number from 1 to" in out
+    assert "'x' is not one of your choices now." in out
     assert "Your hand: " in out
     assert out.count("Trick ") >= 12
     assert "--- Game 1 over:" in out
@@ -34,7 +58,7 @@ def test_play_a_terminal_game_to_the_score_sheet() -> None:
 
 
 def test_play_ends_cleanly_when_input_ends() -> None:
-    proc = run("play", "--seed", "5", "--pause", "0", stdin="")
+    proc = run("play", "--new", "--seed", "5", "--pause", "0", stdin="")
     assert proc.returncode == 0
     assert "Bye." in proc.stdout
     assert "Traceback" not in proc.stderr
@@ -50,16 +74,104 @@ def test_simulate_prints_a_table_and_json() -> None:
     assert {"mean", "se", "mean_non_solo", "se_non_solo"} <= set(heuristic)
     assert set(summary["decision_ms"]["heuristic"]) >= {"p50", "p95", "max"}
     assert "heuristic" in proc.stdout.splitlines()[3]
+    assert "silent marriages are scored as solos" in proc.stdout
 
 
-def test_simulate_rejects_bad_arguments() -> None:
-    assert run("simulate", "--players", "heuristic,random").returncode == 2
-    bad = run("simulate", "--rules", '{"bock": true}')
-    assert bad.returncode == 2 and "unknown rule 'bock'" in bad.stderr
-    assert (
-        "unknown AI level 'genius'"
-        in run("simulate", "--players", "genius,random,random,random").stderr
+def test_simulation_table_puts_every_value_under_its_header() -> None:
+    figures = {"mean": 1.25, "se": 1.931, "mean_non_solo": 0.5, "se_non_solo": 4.5}
+    rates = dict.fromkeys(
+        ("re_win_rate", "kontra_win_rate", "solo_rate", "solo_success", "announce_rate"), 0.5
     )
+    summary = {
+        "deals": 4,
+        "seed": 1,
+        "rotate": False,
+        "strategies": {"heuristic": {"games": 4, **figures, **rates, "announce_success": None}},
+        "decision_ms": {"heuristic": {"p50": 0.145, "p95": 0.288, "max": 0.755}},
+    }
+    header, row = simulation_table(summary).splitlines()[2:4]
+    for title, value in (
+        ("mean ± se", "+1.250 ± 1.931"),
+        ("non-solo ± se", "+0.500 ± 4.500"),
+        ("ann. won", "—"),
+        ("max ms", "0.755"),
+    ):
+        # Right-aligned: the header and its value end in the same column.
+        assert header.index(title) + len(title) == row.index(value) + len(value), title
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("simulate", "--players", "heuristic,random"), "--players needs four comma-separated"),
+        (("simulate", "--rules", '{"bock": true}'), "--rules: unknown rule 'bock'"),
+        (("simulate", "--rules", "{bock"), "--rules is not JSON"),
+        (("simulate", "--players", "genius,random,random,random"), "unknown AI level 'genius'"),
+        (("simulate", "--games", "-5"), "argument --games: must be at least 1, not -5"),
+        (("play", "--ai", "bogus"), "argument --ai: invalid choice: 'bogus'"),
+        (("play", "--rules", '{"nines": "no"}'), "--rules: rule 'nines'"),
+        (("render", "--out", "/etc/passwd"), "--out /etc/passwd is a file"),
+        (("replay", "/no/such/record.json"), "cannot read /no/such/record.json"),
+        (("replay", "/dev/null"), "/dev/null is empty: give a doko-record/1 JSON file"),
+        (("frobnicate",), "invalid choice: 'frobnicate'"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
+    proc = run(*args)
+    assert proc.returncode == 2
+    assert message in one_line(proc)
+
+
+def test_version_and_help_show_what_a_newcomer_needs() -> None:
+    assert run("--version").stdout.startswith("dokobot ")
+    help_run = run("run", "--help").stdout
+    for name in ("DISCORD_TOKEN", "DOKOBOT_DB", "DOKOBOT_DEV_GUILD", "DOKOBOT_HEARTBEAT"):
+        assert name in help_run
+    help_sim = run("simulate", "--help").stdout
+    assert "seed of the first deal" in help_sim and "(default: 1)" in help_sim
+    assert "levels: heuristic, random" in help_sim
+    assert "non-solo ± se" in help_sim
+    assert "(default: heuristic)" in run("play", "--help").stdout
+
+
+def test_render_writes_outside_the_checkout_by_default(tmp_path: Path) -> None:
+    proc = run("render", cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert not (tmp_path / "renders").exists()
+    first = Path(proc.stdout.split(" (", 1)[0])
+    assert first.is_file() and first.parent.name == "dokobot-renders"
+
+
+def test_a_record_without_names_renders_players_by_seat(tmp_path: Path) -> None:
+    record = json.loads(_finished_record())
+    record.pop("players", None)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    proc = run("render", "--record", str(path), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "out" / "result.png").is_file()
+
+
+def _finished_record() -> str:
+    from tests.engine.test_records import finished_record
+
+    return json.dumps(finished_record())
+
+
+def test_health_reads_the_heartbeat(tmp_path: Path) -> None:
+    path = tmp_path / "beat.json"
+    env = {"DOKOBOT_HEARTBEAT": str(path)}
+    missing = run("health", env=env)
+    assert missing.returncode == 1 and "no heartbeat at" in one_line(missing)
+    write_heartbeat(path, connected=True)
+    assert run("health", env=env).returncode == 0
+    write_heartbeat(path, connected=False)
+    down = run("health", env=env)
+    assert down.returncode == 1 and "not connected to Discord" in one_line(down)
+    old = json.loads(path.read_text()) | {"at": time.time() - 300, "connected": True}
+    path.write_text(json.dumps(old))
+    stale = run("health", env=env)
+    assert stale.returncode == 1 and "s old (more than 90 s): the bot hangs" in one_line(stale)
 
 
 def test_run_without_a_token_says_how_to_give_one(tmp_path: object) -> None:
@@ -73,4 +185,33 @@ def test_run_without_a_token_says_how_to_give_one(tmp_path: object) -> None:
         env={"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": ""},
     )
     assert proc.returncode == 2
-    assert "DISCORD_TOKEN is not set" in proc.stderr
+    assert "DISCORD_TOKEN is not set" in one_line(proc)
+
+
+def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "dokobot", "run"],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        check=False,
+        cwd=str(tmp_path),
+        env={"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "not-a-token", **env},
+    )
+
+
+def test_run_with_a_bad_server_id_says_what_it_must_be(tmp_path: Path) -> None:
+    proc = run_bot(tmp_path, DOKOBOT_DEV_GUILD="mychannel")
+    assert proc.returncode == 2
+    assert one_line(proc) == (
+        "DOKOBOT_DEV_GUILD must be a Discord id (a number; right-click → Copy ID), not 'mychannel'"
+    )
+
+
+def test_run_without_network_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    # Discord is unreachable from the test machines (no network but package registries).
+    proc = run_bot(tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert one_line(proc).startswith("cannot reach Discord (")
+    assert "check the network connection" in proc.stderr
+    assert "voice will NOT be supported" not in proc.stdout + proc.stderr

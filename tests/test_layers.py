@@ -1,4 +1,4 @@
-"""Layering rules of design.md: the engine imports only the standard library."""
+"""Layering rules of docs/architecture.md: the engine imports only the standard library."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The actions a player can take, as small frozen values (record-format.md)."""
+"""The actions a player can take, as small frozen values (docs/record-format.md)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ class Party(enum.StrEnum):
 
 
 class Announcement(enum.IntEnum):
-    """Announcement levels of one party; a higher level implies the lower ones (rules.md §6)."""
+    """Announcement levels of one party; a higher one implies the lower (docs/rules.md §6)."""
 
     PARTY = 0  # "re" or "kontra", depending on the announcer's party
     NO90 = 1

@@ -1,4 +1,4 @@
-"""Cards, decks and dealing (rules.md §1).
+"""Cards, decks and dealing (docs/rules.md §1).
 
 A card is a small integer (suit * 6 + rank) wrapped in an ``IntEnum`` so that it
 reads as ``Card.CQ`` and prints as ``CQ`` while indexing lookup tables at int
@@ -14,7 +14,7 @@ from collections.abc import Iterable
 SUITS = "CSHD"
 SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 RANKS = ("9", "10", "J", "Q", "K", "A")
-# Card points (Augen) by rank index, rules.md §1: A 11, 10 10, K 4, Q 3, J 2, 9 0.
+# Card points (Augen) by rank index, docs/rules.md §1: A 11, 10 10, K 4, Q 3, J 2, 9 0.
 RANK_POINTS = (0, 10, 2, 3, 4, 11)
 DECK_POINTS = 240
 

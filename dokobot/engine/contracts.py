@@ -1,4 +1,4 @@
-"""Contracts (game types) and their card orders (rules.md §2)."""
+"""Contracts (game types) and their card orders (docs/rules.md §2)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ class Contract(enum.StrEnum):
 
     @property
     def is_solo_scored(self) -> bool:
-        """Scored as a solo: ×3 for the lone player, no extra points (rules.md §4, §8)."""
+        """Scored as a solo: ×3 for the lone player, no extra points (docs/rules.md §4, §8)."""
         return self.is_announced_solo or self in (
             Contract.MARRIAGE_ALONE,
             Contract.SILENT_MARRIAGE,
@@ -48,7 +48,7 @@ class Contract(enum.StrEnum):
         return SoloType(self.value[5:]) if self.is_announced_solo else None
 
 
-# Trumps from highest to lowest, rules.md §2.
+# Trumps from highest to lowest, docs/rules.md §2.
 _QUEENS = (Card.CQ, Card.SQ, Card.HQ, Card.DQ)
 _JACKS = (Card.CJ, Card.SJ, Card.HJ, Card.DJ)
 _KINGS = (Card.CK, Card.SK, Card.HK, Card.DK)

@@ -1,4 +1,4 @@
-"""Legal actions and ``apply``: the one way a game changes (rules.md §3-§6)."""
+"""Legal actions and ``apply``: the one way a game changes (docs/rules.md §3-§6)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def new_game(setup: GameSetup) -> GameState:
 
 
 def legal_cards(state: GameState) -> tuple[Card, ...]:
-    """The cards the seat to act may play now, each once (rules.md §3 follow suit)."""
+    """The cards the seat to act may play now, each once (docs/rules.md §3 follow suit)."""
     if state.phase is not Phase.PLAY:
         return ()
     seat = state.to_act
@@ -92,14 +92,14 @@ def legal_actions(state: GameState, seat: int | None = None) -> tuple[Action, ..
 
 
 def legal_bids(state: GameState) -> tuple[Reservation, ...]:
-    """The reservations the seat to act may name now (rules.md §4, §5)."""
+    """The reservations the seat to act may name now (docs/rules.md §4, §5)."""
     if state.phase is not Phase.BIDDING or state.to_act is None:
         return ()
     return tuple(r for r in Reservation if _bid_refusal(state, state.to_act, r) is None)
 
 
 def may_announce(state: GameState, seat: int) -> tuple[Announcement, ...]:
-    """Each announcement ``seat`` could make right now, skipped levels included (rules.md §6).
+    """Each announcement ``seat`` could make right now, skipped levels included (docs/rules.md §6).
 
     A fast path of ``_announce_refusal``: the two agree on every state (tested).
     """
@@ -139,7 +139,7 @@ def trump_count(hand: Iterable[Card], *, fox_counts: bool = True) -> int:
 def trick_winner(
     cards: tuple[Card, ...], leader: int, order: CardOrder, second_dulle_wins: bool
 ) -> int:
-    """The seat winning ``cards`` led by ``leader`` (rules.md §3; equal cards: first wins)."""
+    """The seat winning ``cards`` led by ``leader`` (docs/rules.md §3; equal cards: first wins)."""
     cls = order.suit_class
     power = order.power
     best = 0
@@ -331,7 +331,7 @@ def _level_name(level: int, party: Party) -> str:
 
 
 def _announce_refusal(state: GameState, seat: int, level: int) -> IllegalActionError | None:
-    """Why ``seat`` may not announce ``level`` now, or ``None`` if it may (rules.md §6)."""
+    """Why ``seat`` may not announce ``level`` now, or ``None`` if it may (docs/rules.md §6)."""
     if state.phase is Phase.FINISHED:
         return IllegalActionError("The game is over", code="game_over")
     parties = state.parties
@@ -439,7 +439,7 @@ def _apply_announce(state: GameState, action: Announce) -> GameState:
 
 
 def _bid_refusal(state: GameState, seat: int, bid: Reservation) -> str | None:
-    """Why ``seat`` may not say ``bid``, or ``None`` if it may (rules.md §4, §5)."""
+    """Why ``seat`` may not say ``bid``, or ``None`` if it may (docs/rules.md §4, §5)."""
     rules = state.setup.rules
     hand = state.hands[seat]
     if state.setup.forced == seat and not bid.is_solo:

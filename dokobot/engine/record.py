@@ -1,8 +1,9 @@
-"""Game records (``doko-record/1``, record-format.md): write, read and replay."""
+"""Game records (``doko-record/1``, docs/record-format.md): write, read and replay."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -198,11 +199,29 @@ def replay(record: Any) -> GameState:
         try:
             state = apply(state, action)
         except IllegalActionError as exc:
-            text = str(exc)
+            reason = _about_seat(str(exc), action.seat)
             raise RecordError(
-                f"{where}: seat {action.seat} {_describe(action)}: {text[:1].lower()}{text[1:]}"
+                f"{where}: seat {action.seat} {_describe(action)}, but {reason}"
             ) from None
     return state
+
+
+# The engine speaks to the player ("You must follow ♠: you hold S9"); a record's
+# error speaks about the seat, in the third person.
+_THIRD_PERSON = (
+    (re.compile(r"\bYou do not\b"), "seat {seat} does not"),
+    (re.compile(r"\bYou\b"), "seat {seat}"),
+    (re.compile(r"\byou hold\b"), "it holds"),
+    (re.compile(r"\byou have\b"), "it has"),
+    (re.compile(r"\byou\b"), "it"),
+)
+
+
+def _about_seat(text: str, seat: int) -> str:
+    """``You must follow ♣: you hold C9`` → ``seat 2 must follow ♣: it holds C9``."""
+    for pattern, words in _THIRD_PERSON:
+        text = pattern.sub(words.format(seat=seat), text)
+    return text[:1].lower() + text[1:]
 
 
 def _describe(action: Action) -> str:

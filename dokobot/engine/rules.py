@@ -1,4 +1,4 @@
-"""The rule set: DDV tournament rules by default, house rules as fields (rules.md §9)."""
+"""The rule set: DDV tournament rules by default, house rules as fields (docs/rules.md §9)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 
 class Dullen(enum.StrEnum):
-    """Which of two hearts tens wins a trick (rules.md §3)."""
+    """Which of two hearts tens wins a trick (docs/rules.md §3)."""
 
     FIRST_WINS = "first_wins"
     SECOND_WINS = "second_wins"
@@ -17,7 +17,7 @@ class Dullen(enum.StrEnum):
 
 
 class MarriageClarification(enum.StrEnum):
-    """Which tricks can find the marriage partner (rules.md §4)."""
+    """Which tricks can find the marriage partner (docs/rules.md §4)."""
 
     FIRST_TRICK = "first_trick"
     FIRST_TRUMP_TRICK = "first_trump_trick"
@@ -25,14 +25,14 @@ class MarriageClarification(enum.StrEnum):
 
 
 class ReservationPriority(enum.StrEnum):
-    """Who wins between equal reservations (rules.md §4)."""
+    """Who wins between equal reservations (docs/rules.md §4)."""
 
     FIRST = "first"
     LAST = "last"
 
 
 class SoloType(enum.StrEnum):
-    """The solo games a rule set may allow (rules.md §2)."""
+    """The solo games a rule set may allow (docs/rules.md §2)."""
 
     QUEEN = "queen"
     JACK = "jack"
@@ -81,7 +81,7 @@ class RuleSet:
     reservation_priority: ReservationPriority = ReservationPriority.FIRST
     #: Every soloist leads the first trick, not only compulsory ones.
     soloist_leads: bool = False
-    #: Re and Kontra double the game value instead of adding 2 each.
+    #: Re and Kontra each double the game points instead of adding 2; extras stay undoubled.
     announcement_doubles: bool = False
     #: Compulsory solos each player owes per session (tournament: 1).
     compulsory_solos: int = 0

@@ -1,4 +1,4 @@
-"""Who wins and what a finished game is worth (rules.md §7, §8)."""
+"""Who wins and what a finished game is worth (docs/rules.md §7, §8)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from .contracts import Contract
 from .state import GameState, Phase
 
 # Thresholds a winning party must reach against the opponents' no 90 / 60 / 30 /
-# schwarz to score "120 against no 90" and so on (rules.md §8.4).
+# schwarz to score "120 against no 90" and so on (docs/rules.md §8.4).
 _AGAINST = {1: 120, 2: 90, 3: 60, 4: 30}
 _AGAINST_ITEM = {
     1: "120_against_no90",

@@ -1,4 +1,4 @@
-"""A session (Liste): the games at one table in order (rules.md §5, §10)."""
+"""A session (Liste): the games at one table in order (docs/rules.md §5, §10)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from .rules import DDV, RuleSet
 from .scoring import GameResult
 from .state import GameSetup, GameState
 
-#: Deals in a tournament list at a four-player table (rules.md §5).
+#: Deals in a tournament list at a four-player table (docs/rules.md §5).
 TOURNAMENT_DEALS = 24
 
 

@@ -39,9 +39,9 @@ class GameSetup:
     rules: RuleSet = DDV
     dealer: int = 0
     hands: tuple[tuple[Card, ...], ...]
-    #: Per seat: still owes a compulsory solo in this session (rules.md §5).
+    #: Per seat: still owes a compulsory solo in this session (docs/rules.md §5).
     solo_owed: tuple[bool, ...] = (False, False, False, False)
-    #: Vorführen: the seat that must play its compulsory solo now (rules.md §5).
+    #: Vorführen: the seat that must play its compulsory solo now (docs/rules.md §5).
     forced: int | None = None
 
     def __post_init__(self) -> None:
@@ -62,7 +62,12 @@ class GameSetup:
         for card in Card:
             expected = 0 if (not self.rules.nines and card % 6 == 0) else 2
             if counts[card] != expected:
-                raise ValueError(f"the hands hold {card.name} {counts[card]} times, not {expected}")
+                held = {0: "no", 1: "one", 2: "two"}.get(counts[card], str(counts[card]))
+                raise ValueError(
+                    f"the hands hold {held} {card.name}, a deck has {expected}"
+                    if expected
+                    else f"the hands hold {held} {card.name}, but these rules play without nines"
+                )
 
     @property
     def first_bidder(self) -> int:
@@ -93,7 +98,7 @@ class Trick:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Poverty:
-    """The poverty exchange (rules.md §4)."""
+    """The poverty exchange (docs/rules.md §4)."""
 
     poor: int
     passed: tuple[Card, ...] = ()
@@ -118,7 +123,7 @@ class Parties:
     order: CardOrder = NORMAL_ORDER
     #: Announcements are open (the game type is settled, a marriage clarified).
     open: bool = False
-    #: Deadline shift in cards after a marriage clarified in trick 2 or 3 (rules.md §6).
+    #: Deadline shift in cards after a marriage clarified in trick 2 or 3 (docs/rules.md §6).
     shift: int = 0
     #: The trick (1-3) that clarified a marriage.
     clarified_in: int | None = None
@@ -220,7 +225,7 @@ class GameState:
 
     @property
     def is_redeal(self) -> bool:
-        """Everybody declined a poverty: the same dealer deals again (rules.md §4)."""
+        """Everybody declined a poverty: the same dealer deals again (docs/rules.md §4)."""
         return self.phase is Phase.FINISHED and self.parties.re is None
 
     def cards_played(self, seat: int) -> int:

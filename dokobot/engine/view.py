@@ -1,4 +1,4 @@
-"""What one player may know about a game (design.md: the AI sees a PlayerView)."""
+"""What one player may know about a game (docs/architecture.md: the AI sees a PlayerView)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ class PlayerView:
     legal: tuple[Action, ...]
     #: Poverty: the cards this seat passed or received (only the two involved see them).
     poverty_cards: tuple[Card, ...] = ()
-    #: Poverty: how many trumps came back to the poor player (public, rules.md §4).
+    #: Poverty: how many trumps came back to the poor player (public, docs/rules.md §4).
     poverty_trumps_returned: int | None = None
 
     @property
@@ -96,7 +96,7 @@ def player_view(state: GameState, seat: int) -> PlayerView:
 
 
 def trumps_returned(state: GameState) -> int:
-    """How many trumps the acceptor gave back to the poor player (public, rules.md §4)."""
+    """How many trumps the acceptor gave back to the poor player (public, docs/rules.md §4)."""
     pov = state.poverty
     if pov is None:
         return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -78,6 +79,65 @@ def fit_text(
     while text and draw.textlength(text + "…", font=f) > width:
         text = text[:-1]
     return text + "…", f
+
+
+def _words(text: str) -> list[str]:
+    """Pieces a name may break between: after a space (dropped) or after a hyphen (kept)."""
+    pieces: list[str] = []
+    for word in text.split(" "):
+        parts = word.split("-")
+        pieces.extend(f"{p}-" for p in parts[:-1])
+        pieces.append(parts[-1] + " ")
+    return [p for p in pieces if p.strip()]
+
+
+def _lines_at(
+    draw: ImageDraw.ImageDraw, text: str, width: int, f: ImageFont.FreeTypeFont, max_lines: int
+) -> list[str] | None:
+    """``text`` wrapped greedily into at most ``max_lines`` lines of ``width``, or ``None``."""
+    if draw.textlength(text, font=f) <= width:
+        return [text]
+    lines: list[str] = []
+    current = ""
+    for piece in _words(text):
+        candidate = current + piece
+        if current and draw.textlength(candidate.rstrip(), font=f) > width:
+            lines.append(current.rstrip())
+            current = piece
+        else:
+            current = candidate
+    lines.append(current.rstrip())
+    if len(lines) > max_lines or any(draw.textlength(line, font=f) > width for line in lines):
+        return None
+    return lines
+
+
+def fit_all(
+    draw: ImageDraw.ImageDraw,
+    texts: Sequence[str],
+    widths: Sequence[int],
+    size: int,
+    *,
+    bold: bool = False,
+    minimum: int = 13,
+    max_lines: int = 2,
+) -> tuple[ImageFont.FreeTypeFont, list[list[str]]]:
+    """One font size for all ``texts`` (names side by side look alike), the largest at
+    which each fits its width on at most ``max_lines`` lines; "…" only as a last resort."""
+    for s in range(size, minimum - 1, -1):
+        f = font(s, bold=bold)
+        lines = [_lines_at(draw, t, w, f, max_lines) for t, w in zip(texts, widths, strict=True)]
+        if all(line is not None for line in lines):
+            return f, [line for line in lines if line is not None]
+    f = font(minimum, bold=bold)
+    out: list[list[str]] = []
+    for text, width in zip(texts, widths, strict=True):
+        wrapped = _lines_at(draw, text, width, f, max_lines)
+        if wrapped is None:
+            short, _ = fit_text(draw, text, width, minimum, bold=bold, minimum=minimum)
+            wrapped = [short]
+        out.append(wrapped)
+    return f, out
 
 
 def to_png(image: Image.Image) -> bytes:

@@ -88,6 +88,7 @@ def sample_images(seed: int = 7) -> dict[str, bytes]:
         winner=trick.winner,
         points=trick.points,
         title="Trick 5",
+        contract=full.contract.value if full.contract else None,
     )
     result_png = render_result(outcome(full), NAMES, title="Game 12 · Normal game")
     rows, totals = [], (0, 0, 0, 0)
@@ -136,7 +137,7 @@ def record_images(text: str) -> dict[str, bytes]:
     replay_text(text)  # validates first, with a one-line reason
     record = json.loads(text)
     state = replay(record)
-    names = record.get("players") or [f"Seat {s}" for s in range(4)]
+    names = record.get("players") or [f"Player {s + 1}" for s in range(4)]
     images = {}
     for n, trick in enumerate(state.tricks, start=1):
         images[f"trick{n:02d}"] = render_trick(
@@ -146,6 +147,10 @@ def record_images(text: str) -> dict[str, bytes]:
             winner=trick.winner,
             points=trick.points,
             title=f"Trick {n}",
+            contract=state.contract.value if state.contract else None,
+            soloist=state.parties.declarer
+            if state.contract and state.contract.is_solo_scored
+            else None,
         )
     if state.is_finished:
         images["result"] = render_result(outcome(state), names)

@@ -7,8 +7,27 @@ from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
-from .assets import FELT, FELT_DARK, GOLD, GREEN, INK, MUTED, RED, fit_text, font, to_png
-from .text import SHORT_CONTRACTS, contract_name, item_name, party_name
+from .assets import (
+    FELT,
+    FELT_DARK,
+    GOLD,
+    GREEN,
+    INK,
+    MUTED,
+    RED,
+    fit_all,
+    fit_text,
+    font,
+    to_png,
+)
+from .text import (
+    SHORT_CONTRACTS,
+    balances,
+    contract_name,
+    item_name,
+    party_name,
+    signed_breakdown,
+)
 
 PAD = 20
 LINE = 30
@@ -28,7 +47,7 @@ def render_result(
     """PNG of a finished game: contract, teams with card points, breakdown, score changes."""
     width = 620
     breakdown = result.get("breakdown", [])
-    height = PAD * 2 + 44 + LINE * (4 + len(breakdown)) + 16 + LINE * 4
+    height = PAD * 2 + 44 + LINE * (4 + len(breakdown)) + 16 + LINE * 5
     image = Image.new("RGBA", (width, height), FELT)
     draw = ImageDraw.Draw(image)
     y = PAD
@@ -43,13 +62,16 @@ def render_result(
             (PAD, y), "Nobody took the poverty: redeal by the same dealer.", font=body, fill=INK
         )
         return to_png(image.crop((0, 0, width, y + LINE + PAD)))
-    for party in ("re", "kontra"):
-        seats = result[party]
-        who = " & ".join(names[s] for s in seats)
-        line = f"{party_name(party)}: {who}"
+    # Both party lines at one size: the loser's line is not set smaller (bold is
+    # only the winner's colour and weight).
+    parties = ("re", "kontra")
+    lines = [f"{party_name(p)}: {' & '.join(names[s] for s in result[p])}" for p in parties]
+    f, _ = fit_all(draw, lines, [width - 2 * PAD - 150] * 2, 18, bold=True, max_lines=1)
+    for party, line in zip(parties, lines, strict=True):
         colour = GOLD if winner == party else INK
-        text, f = fit_text(draw, line, width - 2 * PAD - 150, 18, bold=winner == party)
-        draw.text((PAD, y), text, font=f, fill=colour)
+        text, _ = fit_text(draw, line, width - 2 * PAD - 150, int(f.size), minimum=int(f.size))
+        used = f if winner == party else font(int(f.size))
+        draw.text((PAD, y), text, font=used, fill=colour)
         points = result["card_points"][party]
         tricks = result["tricks_won"][party]
         draw.text(
@@ -61,34 +83,40 @@ def render_result(
     y += LINE + 4
     draw.line((PAD, y, width - PAD, y), fill=MUTED, width=1)
     y += 10
-    for item in breakdown:
-        text, f = fit_text(draw, item_name(item["item"]), width - 2 * PAD - 170, 18)
+    # Each line counts for the side the value is scored for; the other side's
+    # extra points are subtracted (docs/rules.md §8), so the column sums to the value.
+    side = winner or "re"
+    for item, party, points in signed_breakdown(dict(result)):
+        text, f = fit_text(draw, item_name(item), width - 2 * PAD - 170, 18)
         draw.text((PAD, y), text, font=f, fill=INK)
-        draw.text(
-            (width - PAD - 70, y), party_name(item["party"]), font=body, fill=MUTED, anchor="ra"
-        )
-        draw.text((width - PAD, y), _signed(item["points"]), font=body, fill=INK, anchor="ra")
+        draw.text((width - PAD - 70, y), party_name(party), font=body, fill=MUTED, anchor="ra")
+        fill = INK if points >= 0 else RED
+        draw.text((width - PAD, y), _signed(points), font=body, fill=fill, anchor="ra")
         y += LINE
     draw.line((PAD, y, width - PAD, y), fill=MUTED, width=1)
     y += 10
     value = result["game_value"]
     solo = " (soloist ×3)" if result.get("soloist") is not None else ""
-    draw.text((PAD, y), f"Game value{solo}", font=bold, fill=INK)
+    scored_for = f" for {party_name(side)}" if breakdown else ""
+    draw.text((PAD, y), f"Game value{scored_for}{solo}", font=bold, fill=INK)
     draw.text((width - PAD, y), str(value), font=bold, fill=INK, anchor="ra")
     y += LINE + 8
     cell = (width - 2 * PAD) // 4
+    f, name_lines = fit_all(draw, list(names), [cell - 8] * 4, 16, minimum=12)
+    step = int(f.size) + 3
+    below = y + step * max(len(n) for n in name_lines) + 4
     for seat, score in enumerate(result["scores"]):
         x = PAD + seat * cell
-        text, f = fit_text(draw, names[seat], cell - 8, 16)
-        draw.text((x + cell // 2, y), text, font=f, fill=MUTED, anchor="ma")
+        for i, line in enumerate(name_lines[seat]):
+            draw.text((x + cell // 2, y + i * step), line, font=f, fill=MUTED, anchor="ma")
         draw.text(
-            (x + cell // 2, y + 24),
+            (x + cell // 2, below),
             _signed(score),
             font=font(22, bold=True),
             fill=_colour(score),
             anchor="ma",
         )
-    y += LINE * 2 + 4
+    y = below + LINE + 8
     return to_png(image.crop((0, 0, width, y + PAD // 2)))
 
 
@@ -119,15 +147,20 @@ def render_score_sheet(
     title: str = "Score sheet",
     max_rows: int = 16,
     stake: float | None = None,
+    currency: str = "€",
 ) -> bytes:
-    """PNG of the paper list: a column per player with running totals, a row per game."""
+    """PNG of the paper list: a column per player with running totals, a row per game.
+
+    With ``stake`` (an amount per point, bookkeeping only) a Balance row shows what
+    each player receives (+) or pays (−).
+    """
     shown = list(rows)[-max_rows:]
     hidden = len(rows) - len(shown)
     col = 128
     first, value_col, tag_col = 48, 64, 150
     width = PAD * 2 + first + 4 * col + value_col + tag_col
-    height = PAD * 2 + 40 + LINE + (LINE if hidden else 0) + LINE * len(shown) + 12 + LINE + 8
-    height += LINE if stake else 0
+    height = PAD * 2 + 40 + LINE * 2 + (LINE if hidden else 0) + LINE * len(shown) + 12 + LINE + 8
+    height += LINE * 2 if stake else LINE
     image = Image.new("RGBA", (width, height), FELT)
     draw = ImageDraw.Draw(image)
     draw.text((PAD, PAD), title, font=font(24, bold=True), fill=INK)
@@ -135,12 +168,15 @@ def render_score_sheet(
     small, body, bold = font(14), font(17), font(18, bold=True)
     x0 = PAD + first
     draw.text((PAD, y), "#", font=small, fill=MUTED)
-    for seat, name in enumerate(names):
-        text, f = fit_text(draw, name, col - 10, 17, bold=True)
-        draw.text((x0 + seat * col + col - 8, y), text, font=f, fill=INK, anchor="ra")
+    f, name_lines = fit_all(draw, list(names), [col - 10] * 4, 17, bold=True, max_lines=3)
+    step = int(f.size) + 3
+    for seat, lines in enumerate(name_lines):
+        for i, line in enumerate(lines):
+            x = x0 + seat * col + col - 8
+            draw.text((x, y + i * step), line, font=f, fill=INK, anchor="ra")
     xv = x0 + 4 * col
     draw.text((xv + value_col - 8, y + 2), "Value", font=small, fill=MUTED, anchor="ra")
-    y += LINE
+    y += max(LINE, step * max(len(n) for n in name_lines) + 6)
     if hidden:
         draw.text((PAD, y), f"… {hidden} earlier games", font=small, fill=MUTED)
         y += LINE
@@ -183,18 +219,23 @@ def render_score_sheet(
         )
     if stake:
         y += LINE
-        draw.text((PAD, y), "Owes", font=small, fill=MUTED)
-        average = sum(totals) / 4
-        for seat, total in enumerate(totals):
-            amount = (total - average) * stake
+        draw.text((PAD, y + 3), "Balance", font=small, fill=MUTED)
+        for seat, cents in enumerate(balances(totals, stake)):
+            sign = "+" if cents > 0 else "−" if cents < 0 else ""
             draw.text(
                 (x0 + seat * col + col - 8, y),
-                f"{amount:+.2f}",
+                f"{sign}{abs(cents) / 100:.2f} {currency}",
                 font=body,
-                fill=_colour(round(amount * 100)),
+                fill=_colour(cents),
                 anchor="ra",
             )
-    return to_png(image)
+    y += LINE + 4
+    legend = "D dealer · ★ solo · shaded: a solo game"
+    if stake:
+        legend += f" · Balance at {stake:.2f} {currency} per point: + receives, − pays"
+    text, f = fit_text(draw, legend, width - 2 * PAD, 14, minimum=12)
+    draw.text((PAD, y), text, font=f, fill=MUTED)
+    return to_png(image.crop((0, 0, width, y + LINE)))
 
 
 class BoardLine(Protocol):

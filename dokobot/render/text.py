@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 CONTRACT_NAMES = {
     "normal": "Normal game",
     "marriage": "Marriage (Hochzeit)",
@@ -59,6 +62,34 @@ ITEM_NAMES = {
 }
 
 
+ANNOUNCEMENT_NAMES = {
+    "re": "Re",
+    "kontra": "Kontra",
+    "no90": "No 90",
+    "no60": "No 60",
+    "no30": "No 30",
+    "schwarz": "Schwarz",
+}
+
+BID_NAMES = {
+    "healthy": "Healthy (gesund)",
+    "reservation": "Reservation (Vorbehalt)",
+    "marriage": "Marriage (Hochzeit)",
+    "poverty": "Poverty (Armut)",
+    "throw": "Throw in the hand",
+}
+
+
+def bid_name(word: str) -> str:
+    """``solo:queen`` → ``Queen solo (Damensolo)``, ``healthy`` → ``Healthy (gesund)``."""
+    return BID_NAMES.get(word) or CONTRACT_NAMES.get(word, word)
+
+
+def announcement_name(word: str) -> str:
+    """``no90`` → ``No 90``."""
+    return ANNOUNCEMENT_NAMES.get(word, word)
+
+
 def contract_name(contract: str | None) -> str:
     if contract is None:
         return "Redeal"
@@ -71,3 +102,21 @@ def item_name(item: str) -> str:
 
 def party_name(party: str | None) -> str:
     return {"re": "Re", "kontra": "Kontra"}.get(party or "", "—")
+
+
+def signed_breakdown(result: dict[str, Any]) -> list[tuple[str, str, int]]:
+    """The value breakdown as it adds up: ``(item, party, points)`` with the points of
+    the side the value is scored for (the winners; Re when nobody wins) positive and
+    the other side's extra points negative, so the lines sum to the game value."""
+    side = result.get("winner") or "re"
+    return [
+        (i["item"], i["party"], i["points"] if i["party"] == side else -i["points"])
+        for i in result.get("breakdown", [])
+    ]
+
+
+def balances(totals: Sequence[int], stake: float) -> list[int]:
+    """What each player receives (+) or pays (−) in cents at ``stake`` per point,
+    everyone settling against the table's average."""
+    average = sum(totals) / len(totals)
+    return [round((total - average) * stake * 100) for total in totals]

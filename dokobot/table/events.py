@@ -82,6 +82,15 @@ class TrickCompleted(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class MarriageSettled(Event):
+    """The clarification trick found the marriage player's partner (or none: alone)."""
+
+    seat: int
+    partner: int | None
+    trick: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class AnnouncementMade(Event):
     seat: int
     word: str

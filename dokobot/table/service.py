@@ -241,6 +241,10 @@ def turn_no(state: GameState) -> int:
     return sum(1 for a in state.actions if not isinstance(a, Announce))
 
 
+def _ai_name(seat: int) -> str:
+    return f"Bot {AI_NAMES[seat]}"
+
+
 class TableService:
     """All tables of the bot, one lock each; tables never block each other."""
 
@@ -305,8 +309,12 @@ class TableService:
     async def _restore_table(self, row: Any) -> TableSnapshot:
         names = await self.storage.players.names([p for p in row.seats if p is not None])
         levels = {int(k): v for k, v in row.settings.get("ai_levels", {}).items()}
+        # AI seats are named by their seat, as when they sat down; the players
+        # table keeps the level in their name for leaderboards.
         seats: list[Seat | None] = [
-            None if p is None else Seat(p, names.get(p, "?"), levels.get(i))
+            None
+            if p is None
+            else Seat(p, _ai_name(i) if i in levels else names.get(p, "?"), levels.get(i))
             for i, p in enumerate(row.seats)
         ]
         table = _Table(
@@ -793,7 +801,7 @@ class TableService:
 
     async def _seat_ai(self, table: _Table, seat: int, level: str) -> None:
         player_id = -(100 * (list(LEVELS).index(level) + 1) + seat + 1)
-        name = f"Bot {AI_NAMES[seat]}"
+        name = _ai_name(seat)
         await self.storage.players.upsert(player_id, f"{name} ({level})", is_ai=True)
         table.seats[seat] = Seat(player_id, name, level)
 
@@ -919,6 +927,12 @@ class TableService:
             self._emit(ev.PovertyStep(*base, seat, "returned", trumps_returned(new)))
             self._hand(table, seat)
             self._hand(table, pov.poor)
+        was, now = old.parties, new.parties
+        if was.contract is Contract.MARRIAGE and was.re is None and now.re is not None:
+            # docs/rules.md §4: the clarification trick decides the partner.
+            assert now.declarer is not None and now.clarified_in is not None
+            partner = now.partner if now.contract is Contract.MARRIAGE else None
+            self._emit(ev.MarriageSettled(*base, now.declarer, partner, now.clarified_in))
         if old.phase is not new.phase and new.phase is Phase.PLAY and new.contract is not None:
             public = Contract.NORMAL if new.contract is Contract.SILENT_MARRIAGE else new.contract
             declarer = None if public is Contract.NORMAL else new.parties.declarer

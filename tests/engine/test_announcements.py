@@ -1,4 +1,4 @@
-"""Announcements: deadlines, skipped levels, replies, once per party (rules.md §6)."""
+"""Announcements: deadlines, skipped levels, replies, once per party (docs/rules.md §6)."""
 
 from __future__ import annotations
 

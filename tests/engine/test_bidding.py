@@ -1,4 +1,4 @@
-"""The reservation round: what may be said, priorities, who leads (rules.md §4, §5)."""
+"""The reservation round: what may be said, priorities, who leads (docs/rules.md §4, §5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Marriage clarification and the poverty exchange (rules.md §4)."""
+"""Marriage clarification and the poverty exchange (docs/rules.md §4)."""
 
 from __future__ import annotations
 

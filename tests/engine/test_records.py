@@ -1,4 +1,4 @@
-"""Game records (record-format.md) and ``dokobot replay``."""
+"""Game records (docs/record-format.md) and ``dokobot replay``."""
 
 from __future__ import annotations
 
@@ -161,7 +161,7 @@ def test_broken_records_name_the_problem() -> None:
     card_x = [[*hands[0][:11], "X5"], *hands[1:]]
     assert errors_of(changed(hands=card_x)) == 'hands[0]: unknown card "X5"'
     twice = [[*hands[0][:11], "CQ"], *hands[1:]]
-    assert "the hands hold CQ 3 times, not 2" in errors_of(changed(hands=twice))
+    assert "the hands hold 3 CQ, a deck has 2" in errors_of(changed(hands=twice))
     actions = copy.deepcopy(good["actions"])
     actions[4] = {"seat": 0, "announce": "kontra"}
     assert errors_of(changed(actions=actions)) == (
@@ -175,7 +175,12 @@ def test_illegal_play_in_a_record() -> None:
     record = finished_record()
     # Trick 1: D9 led by seat 0; seat 1 plays a plain card although holding trumps.
     record["actions"][6] = {"seat": 1, "play": "C10"}
-    assert errors_of(record) == "action 6: seat 1 played C10: you must play a trump: you hold CJ"
+    assert errors_of(record) == (
+        "action 6: seat 1 played C10, but seat 1 must play a trump: it holds CJ"
+    )
+    # Out of turn: the reason speaks about seats only.
+    record["actions"][6] = {"seat": 2, "play": "CJ"}
+    assert errors_of(record) == "action 6: seat 2 played CJ, but it is seat 1's turn"
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,10 @@
-"""Winning thresholds (rules.md §7) and game value (§8) on concrete, fully played games."""
+"""Winning thresholds (docs/rules.md §7) and game value (§8) on concrete, fully played games."""
 
 from __future__ import annotations
 
 import pytest
 
-from dokobot.engine import Contract, GameState, Party, RuleSet, score
+from dokobot.engine import DDV, Contract, GameState, Party, RuleSet, score
 
 from .helpers import announce, bid, healthy, meatless_deal, new, play
 
@@ -240,7 +240,7 @@ GAME_120 = (
 
 
 def normal(
-    game: tuple[tuple[str, ...], list[str]], *calls: tuple[int, str], rules: RuleSet = RuleSet()
+    game: tuple[tuple[str, ...], list[str]], *calls: tuple[int, str], rules: RuleSet = DDV
 ) -> GameState:
     hands, lines = game
     state = healthy(new(hands, rules=rules))
@@ -251,7 +251,7 @@ def normal(
 
 
 def test_worked_example_re_no90_no60_with_130_loses_7() -> None:
-    # rules.md §8: Re announced no 90 and no 60 and got 130 → Kontra wins 7.
+    # docs/rules.md §8: Re announced no 90 and no 60 and got 130 → Kontra wins 7.
     state = normal(GAME_130, (0, "re"), (0, "no90"), (2, "no60"))
     result = score(state)
     assert (result.re, result.re_points) == ((0, 2), 130)

@@ -1,4 +1,4 @@
-"""Sessions: dealer rotation, compulsory solos, Vorführen, running totals (rules.md §5)."""
+"""Sessions: dealer rotation, compulsory solos, Vorführen, running totals (docs/rules.md §5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trump orders (rules.md §2), following suit and trick winners (§3) for every contract."""
+"""Trump orders (docs/rules.md §2), following suit and trick winners (§3) for every contract."""
 
 from __future__ import annotations
 
@@ -131,7 +131,7 @@ DULLEN_LAST = (
     ],
 )
 def test_two_hearts_tens(dullen: Dullen, first_trick_winner: int, last_trick_winner: int) -> None:
-    """rules.md §3: of two H10 the first wins (DDV) unless ``dullen`` says otherwise."""
+    """docs/rules.md §3: of two H10 the first wins (DDV) unless ``dullen`` says otherwise."""
     rules = RuleSet(dullen=dullen)
     first = play(healthy(new(rules=rules)), "H10 H10 SJ DJ")
     assert first.tricks[0].winner == first_trick_winner

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 from pathlib import Path
 
@@ -11,9 +12,10 @@ from PIL import Image, ImageChops, ImageDraw, ImageStat
 
 from dokobot.engine import Card, Contract, card_order, parse_cards
 from dokobot.render import render_hand, render_trick, sort_hand
-from dokobot.render.assets import CARD_H, fit_text, font
+from dokobot.render.assets import CARD_H, fit_all, fit_text, font
 from dokobot.render.hand import PAD, step_for
-from dokobot.render.samples import sample_images
+from dokobot.render.samples import record_images, sample_images
+from dokobot.render.text import balances, signed_breakdown
 
 GOLDEN = Path(__file__).parent / "golden"
 HAND = tuple(
@@ -41,7 +43,7 @@ def test_image_sizes_and_modes() -> None:
         assert image.format == "PNG", name
         assert image.mode == "RGBA", name
     assert images["hand"].size == (2 * PAD + 120 + step_for(9) * 8, images["hand"].size[1])
-    assert images["trick"].size == (540, 560)
+    assert images["trick"].size == (540, 590)
     assert all(len(png) <= 300 * 1024 for png in sample_images(7).values())
 
 
@@ -87,7 +89,65 @@ def test_long_and_non_ascii_names_fit() -> None:
     assert (text, f.size) == ("Zoë", 18)
     names = ["Jürgen", "Zoë", long, "Ærøskøbing Ğüneş"]
     png = render_trick([(0, Card.CQ), (1, Card.H10)], names, leader=0, winner=None)
-    assert load(png).size == (540, 560)
+    assert load(png).size == (540, 590)
+
+
+def test_long_names_wrap_instead_of_being_cut_and_share_one_size() -> None:
+    draw = ImageDraw.Draw(Image.new("RGBA", (10, 10)))
+    names = ["Anna", "Jürgen", "Zoë", "Maximilian-Alexander von Hohenstein"]
+    f, lines = fit_all(draw, names, [136] * 4, 18, bold=True, max_lines=3)
+    assert lines[3] == ["Maximilian-", "Alexander von", "Hohenstein"]
+    assert lines[0] == ["Anna"]
+    assert f.size >= 14
+    assert all(draw.textlength(line, font=f) <= 136 for name in lines for line in name)
+    # Only a name that cannot fit in the lines allowed is shortened.
+    _, cut = fit_all(draw, ["Maximilian-Alexander von Hohenstein"], [136], 18, max_lines=1)
+    assert cut[0][0].endswith("…")
+
+
+def test_the_breakdown_subtracts_the_other_sides_extra_points() -> None:
+    result = {
+        "winner": "re",
+        "game_value": 1,
+        "breakdown": [
+            {"item": "won", "party": "re", "points": 1},
+            {"item": "fox_caught", "party": "kontra", "points": 1},
+            {"item": "karlchen", "party": "re", "points": 1},
+        ],
+    }
+    lines = signed_breakdown(result)
+    assert lines == [("won", "re", 1), ("fox_caught", "kontra", -1), ("karlchen", "re", 1)]
+    assert sum(points for _, _, points in lines) == result["game_value"]
+    # Nobody wins: the value is Re's, so Kontra's extra points count against it.
+    nobody = {"winner": None, "breakdown": [{"item": "doppelkopf", "party": "kontra", "points": 1}]}
+    assert signed_breakdown(nobody) == [("doppelkopf", "kontra", -1)]
+
+
+def test_the_balance_says_who_receives_and_who_pays() -> None:
+    # Totals of the sample sheet at 5 cents per point: the winner receives 1.65.
+    assert balances((-13, 33, 9, -29), 0.05) == [-65, 165, 45, -145]
+
+
+def test_the_trick_names_its_contract_and_soloist() -> None:
+    cards = [(0, Card.CQ), (1, Card.SQ), (2, Card.HQ), (3, Card.DQ)]
+    names = ["Anna", "Jürgen", "Zoë", "Max"]
+    plain = load(render_trick(cards, names, leader=0, winner=0)).convert("RGB")
+    solo = load(
+        render_trick(cards, names, leader=0, winner=0, contract="solo:queen", soloist=2)
+    ).convert("RGB")
+    footer = (0, 560, 540, 590)
+    assert ImageChops.difference(plain.crop(footer), solo.crop(footer)).getbbox() is not None
+    top_name = (150, 40, 390, 100)  # Zoë sits at the top, now marked ★
+    assert ImageChops.difference(plain.crop(top_name), solo.crop(top_name)).getbbox() is not None
+
+
+def test_a_record_without_names_shows_players_not_seats() -> None:
+    from tests.engine.test_records import finished_record
+
+    record = finished_record()
+    record.pop("players", None)
+    named = record | {"players": ["Player 1", "Player 2", "Player 3", "Player 4"]}
+    assert record_images(json.dumps(record)) == record_images(json.dumps(named))
 
 
 def test_font_has_suits_and_umlauts() -> None:
