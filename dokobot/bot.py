@@ -104,7 +104,9 @@ class DokoBot(commands.Bot):
         """Write the heartbeat now: connected while the gateway is up and ready."""
         if self.heartbeat is None:
             return
-        connected = self.is_ready() and not self.is_closed() and self.ws is not None
+        # Ready once is not enough: the gateway socket must be open now.
+        ws = self.ws
+        connected = self.is_ready() and not self.is_closed() and ws is not None and ws.open
         try:
             write_heartbeat(
                 self.heartbeat,
@@ -122,6 +124,12 @@ class DokoBot(commands.Bot):
 
     async def on_ready(self) -> None:
         self.beat()
+
+    async def on_resumed(self) -> None:
+        self.beat()
+
+    async def on_disconnect(self) -> None:
+        self.beat()  # a health check sees the outage at once, not 30 s later
 
     async def sync_commands(self, *, force: bool = False) -> bool:
         """Sync slash commands on the first start or when they changed (or ``force``)."""
@@ -159,7 +167,8 @@ def create_bot(db_path: str | Path | None = None, **options: Any) -> DokoBot:
     Options: ``ai_pause``, ``turn_seconds``, ``between_games`` (seconds),
     ``post_interval`` (pause between public posts in a channel),
     ``requests_per_second`` (bot-wide budget for channel requests; ``None``: none),
-    ``dev_guild``, ``seed_source``, ``owner_id``, ``clock`` (the table service's time).
+    ``dev_guild``, ``seed_source``, ``owner_id``, ``clock`` (the table service's time),
+    ``heartbeat`` (a file refreshed every 30 s for ``dokobot health``).
     """
     return DokoBot(db_path, **options)
 

@@ -11,6 +11,7 @@ import argparse
 import json
 import logging
 import os
+import sqlite3
 import sys
 import tempfile
 import traceback
@@ -258,6 +259,7 @@ def _play(args: argparse.Namespace) -> int:
     """Games in the terminal against three AI players; the session is saved."""
     import asyncio
 
+    from dokobot.storage import StorageError
     from dokobot.terminal import default_database, play
 
     rules = _rules(args.rules)
@@ -281,6 +283,10 @@ def _play(args: argparse.Namespace) -> int:
     )
     try:
         return asyncio.run(coro)
+    except (sqlite3.Error, StorageError) as exc:
+        raise EnvironmentFailure(
+            f"cannot use the saved session {database} ({exc}); give another file with --db"
+        ) from None
     except KeyboardInterrupt:
         # The session is saved and closed. A prompt's reader thread may still wait
         # in input(), and Python cannot shut down around it: leave at once.

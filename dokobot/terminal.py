@@ -70,8 +70,6 @@ class Choice:
     label: str
     run: Callable[[], Awaitable[None]]
     names: set[str] = field(default_factory=set)
-    #: An announcement leaves the turn where it is.
-    keeps_turn: bool = False
 
 
 class TerminalGame:
@@ -132,8 +130,7 @@ class TerminalGame:
         """``You deal`` but ``Bot Anna deals``."""
         who = self.name(seat)
         if who != YOU.name:
-            verb = verb + ("es" if verb.endswith(("s", "sh", "ch")) else "s")
-            verb = {"haves": "has", "ares": "is"}.get(verb, verb)
+            verb = {"are": "is"}.get(verb, verb + "s")
         return f"{who} {verb}{rest}"
 
     # ------------------------------------------------------------------ the loop
@@ -216,7 +213,8 @@ class TerminalGame:
     def poverty_text(self, event: ev.PovertyStep) -> str:
         seat = event.seat
         if event.step == "put_down":
-            return f"{self.does(seat, 'are', ' poor (Armut) and put')} down three cards."
+            puts = "put" if self.name(seat) == YOU.name else "puts"
+            return f"{self.does(seat, 'are', ' poor (Armut)')} and {puts} down three cards."
         if event.step == "accepted":
             return f"{self.does(seat, 'take')} the poverty."
         if event.step == "declined":
@@ -300,7 +298,7 @@ class TerminalGame:
             label = f"Announce {announcement_name(word)}"
             names = {_key(word), _key(label), _key(announcement_name(word))}
             announce = partial(svc.announce, CHANNEL, uid, word, game=game)
-            out.append(Choice(label, announce, names, keeps_turn=True))
+            out.append(Choice(label, announce, names))
         if panel.poverty_step == "reply":
             for accept, label, names in (
                 (True, "Take the poverty", {"take", "accept", "yes", "y"}),

@@ -122,6 +122,14 @@ def test_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], message: str) -
     assert message in one_line(proc)
 
 
+def test_play_with_a_database_it_cannot_use_fails_with_one_line(tmp_path: Path) -> None:
+    not_a_database = tmp_path / "notes.txt"
+    not_a_database.write_text("shopping list\n" * 200)
+    proc = run("play", "--db", str(not_a_database))
+    assert proc.returncode == 1
+    assert one_line(proc).startswith(f"cannot use the saved session {not_a_database} (")
+
+
 def test_version_and_help_show_what_a_newcomer_needs() -> None:
     assert run("--version").stdout.startswith("dokobot ")
     help_run = run("run", "--help").stdout

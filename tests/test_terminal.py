@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import os
+import random
+import re
 import signal
 import subprocess
 import sys
@@ -11,7 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from dokobot.engine import RuleSet
+from dokobot.engine import NORMAL_ORDER, RuleSet, Session
 from dokobot.terminal import play
 
 # Seed 37 deals both queens of clubs to you (seat 0): a marriage.
@@ -199,3 +201,54 @@ def test_ctrl_c_at_a_prompt_quits_at_once_and_keeps_the_session(tmp_path: Path) 
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert "Bye." in out and "terminal.sqlite3" in out
     assert (tmp_path / "dokobot" / "terminal.sqlite3").exists()
+
+
+def poor_seeds() -> list[int]:
+    """Seeds that give you (seat 0) at most three trumps: a poverty."""
+    rules = RuleSet(poverty=True)
+    return [
+        seed
+        for seed in range(400)
+        if sum(
+            NORMAL_ORDER.is_trump(c)
+            for c in Session.start(rules).next_setup(random.Random(f"{seed}:0")).hands[0]
+        )
+        <= 3
+    ]
+
+
+async def test_a_poverty_is_put_down_by_typing_three_cards(tmp_path: Path) -> None:
+
+    def decide(prompt: str, menu: str) -> str:
+        if prompt.startswith("Another game"):
+            return "n"
+        if "Poverty (Armut)" in menu and "reservations" in menu.splitlines()[0]:
+            return "poverty"
+        if "or type three cards, e.g. " in menu:
+            return menu.split("or type three cards, e.g. ", 1)[1].splitlines()[0]
+        return "1"
+
+    # The first of these deals where no AI player outbids the poverty with a solo.
+    for seed in poor_seeds():
+        out = io.StringIO()
+        await play(
+            seed=seed,
+            ai_level="heuristic",
+            games=1,
+            read=scripted(out, decide),
+            out=out,
+            ai_pause=0,
+            database=tmp_path / f"p{seed}.sqlite3",
+            rules=RuleSet(poverty=True),
+        )
+        text = out.getvalue()
+        if "Contract: Poverty" in text:
+            break
+    assert "Contract: Poverty (Armut) of You." in text
+    assert "You are poor (Armut) and put down three cards." in text
+    assert "[Game 1 · poverty exchange · Poverty (Armut) of You]" in text
+    taken = "takes the poverty." in text
+    assert taken or "Nobody took the poverty: the same dealer deals again." in text
+    if taken:
+        assert re.search(r"Bot \w+ gives three cards back, \d of them trumps\.", text)
+        assert "--- Game 1 over: Poverty (Armut) ---" in text

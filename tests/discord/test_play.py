@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +16,12 @@ from .conftest import close_storage, make_bot
 from .helpers import (
     answer,
     buttons,
+    message,
     open_panel,
     public_messages,
     reply,
     table_message,
+    take_turn,
     whose_turn,
     world,
 )
@@ -128,6 +131,8 @@ def poverty_seed() -> int:
 @pytest.fixture
 async def simcord_bot(db_path: Path, request: Any) -> Any:
     seed = poverty_seed() if request.node.name.startswith("test_poverty") else 7
+    if request.node.name.startswith("test_marriage"):
+        seed = 37  # both queens of clubs for anna (seat 0)
     bot = make_bot(db_path, seed_source=lambda: seed)
     yield bot
     await close_storage(bot)
@@ -157,6 +162,28 @@ async def test_poverty_exchange_with_a_select_menu(simcord_env: Any) -> None:
     texts = [m.content for m in public_messages(channel)]
     assert any("**anna** is poor (Armut) and puts down three cards" in t for t in texts)
     assert any("takes the poverty" in t or "declines the poverty" in t for t in texts)
+
+
+async def test_marriage_names_the_partner_to_the_channel(simcord_env: Any) -> None:
+    _, channel, (anna,) = world(simcord_env, "anna")
+    await anna.slash(channel, "doko new")
+    await anna.slash(channel, "doko start", ai_level="random")
+    panel = await open_panel(anna, channel)
+    result = await anna.click(panel, label="Marriage")
+    panel = result.response
+    for _ in range(12):
+        texts = [m.content for m in public_messages(channel)]
+        said = [t for t in texts if t.startswith("💍")]
+        if said:
+            break
+        panel = (await take_turn(anna, message(channel, anna, panel.id))).response
+    assert len(said) == 1
+    partner = re.fullmatch(
+        r"💍 \*\*(Bot \w+)\*\* won trick ([123]) and plays with \*\*anna\*\* \(marriage\)\.",
+        said[0],
+    )
+    alone = "💍 **anna** won the first three tricks and plays the marriage alone."
+    assert partner or said[0] == alone, said[0]
 
 
 async def test_turn_timeout_hands_the_seat_to_the_ai(simcord_env: Any) -> None:

@@ -301,3 +301,49 @@ async def test_ai_turns_are_paced_for_humans(storage: Storage) -> None:
 
 def test_cards_in_events_are_cards() -> None:
     assert Card.parse("CQ") is Card.CQ
+
+
+async def test_the_marriage_partner_is_announced(storage: Storage) -> None:
+    # Seed 37 deals both queens of clubs to seat 0 (Anna): she announces a marriage.
+    recorder = Recorder()
+    svc = service(storage, FakeClock(), recorder, seed_source=lambda: 37)
+    await svc.open_table(GUILD, CHANNEL, ANNA)
+    await svc.start(CHANNEL, ANNA.user_id, ai_level="random")
+    await svc.idle()
+    panel = svc.panel(CHANNEL, ANNA.user_id)
+    assert panel.cards.count(Card.CQ) == 2
+    await svc.bid(CHANNEL, ANNA.user_id, "marriage", game=panel.game_number, expected=panel.turn_no)
+    rng = random.Random(1)
+    while not recorder.of(ev.MarriageSettled):
+        await svc.idle()
+        if svc.snapshot(CHANNEL).to_act == 0:  # type: ignore[union-attr]
+            await human_move(svc, ANNA, rng)
+    settled = recorder.of(ev.MarriageSettled)[0]
+    first = recorder.of(ev.TrickCompleted)[0].trick
+    # docs/rules.md §4: the first trick not won by Anna finds her partner.
+    assert (settled.seat, settled.trick) == (0, len(recorder.of(ev.TrickCompleted)))
+    if settled.partner is not None:
+        assert settled.partner == recorder.of(ev.TrickCompleted)[-1].trick.winner != 0
+    else:
+        assert first.winner == 0 and settled.trick == 3
+    await svc.close()
+
+
+async def test_ai_seats_keep_their_names_after_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "names.sqlite3"
+    storage = await Storage.open(path)
+    first = service(storage, FakeClock(), Recorder())
+    await first.open_table(GUILD, CHANNEL, ANNA)
+    await first.start(CHANNEL, ANNA.user_id)
+    await first.idle()
+    names = first.snapshot(CHANNEL).names  # type: ignore[union-attr]
+    assert names == ("Anna", "Bot Berta", "Bot Cäsar", "Bot Dora")
+    await first.close()
+    await storage.close()
+
+    storage = await Storage.open(path)
+    second = service(storage, FakeClock(), Recorder())
+    await second.restore()
+    assert second.snapshot(CHANNEL).names == names  # type: ignore[union-attr]
+    await second.close()
+    await storage.close()
