@@ -13,16 +13,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from dokobot.engine import NORMAL_ORDER, Card, RuleError, RuleSet, SoloType, card_order
+from dokobot.engine import NORMAL_ORDER, RuleError, RuleSet, SoloType, card_order
+from dokobot.i18n import N_, T, lang_of
 from dokobot.render import render_leaderboard, render_score_sheet, sort_hand
-from dokobot.render.text import contract_name
+from dokobot.render.text import announcement_name, bid_label, contract_name
 from dokobot.storage import Period
 from dokobot.table.service import Member, Panel, TableError
 
+from .cards import card_from_text
+from .commands import PERIODS, locale_str
 from .panels import (
-    ANNOUNCE_LABELS,
     DYNAMIC_ITEMS,
-    BidButton,
     PanelButton,
     TableButton,
     hand_panel,
@@ -46,11 +47,6 @@ NEEDED_IN_THREAD = (
     "embed_links",
     "read_message_history",
 )
-PERIODS = [
-    app_commands.Choice(name="all time", value="all"),
-    app_commands.Choice(name="this month", value="month"),
-    app_commands.Choice(name="last 30 days", value="30d"),
-]
 #: Leave a little room below Discord's upload limit for the message around the file.
 UPLOAD_MARGIN = 64 * 1024
 RULE_KEYS = (
@@ -65,6 +61,11 @@ RULE_KEYS = (
     "announcement_doubles",
     "compulsory_solos",
 )
+
+
+def _t(interaction: discord.Interaction[Any], message: str, /, **params: Any) -> str:
+    """``message`` in the language of the user who made ``interaction`` (private answers)."""
+    return T(lang_of(interaction.locale), message, **params)
 
 
 def member(user: discord.abc.User) -> Member:
@@ -193,29 +194,42 @@ class DokoCog(
         """The one error handler of the command tree: a private, specific answer."""
         original = getattr(error, "original", error)
         if isinstance(original, TableError):
-            await tell(interaction, original.message)
+            await tell(interaction, original.text(lang_of(interaction.locale)))
             return
         if isinstance(error, app_commands.MissingPermissions):
-            await tell(interaction, "You need the Manage Server permission for that.")
+            await tell(
+                interaction, _t(interaction, "You need the Manage Server permission for that.")
+            )
             return
         if isinstance(error, app_commands.CheckFailure):
-            await tell(interaction, str(error) or "You cannot use that command here.")
+            await tell(interaction, _t(interaction, "You cannot use that command here."))
             return
         log.error(
             "command %s failed",
             interaction.command and interaction.command.qualified_name,
             exc_info=original,
         )
-        await tell(interaction, "Sorry, something went wrong; nothing was changed.")
+        await tell(
+            interaction, _t(interaction, "Sorry, something went wrong; nothing was changed.")
+        )
 
     # ------------------------------------------------------------------ lobby
 
     @app_commands.command(name="new", description="Open a Doppelkopf table in this channel")
     async def new(self, interaction: discord.Interaction[Any]) -> None:
         thread = isinstance(interaction.channel, discord.Thread)
-        missing = _missing(interaction.app_permissions, thread=thread)
+        missing = _missing(
+            interaction.app_permissions, thread=thread, lang=lang_of(interaction.locale)
+        )
         if missing:
-            await tell(interaction, f"I can't run a table in this channel: I need {missing} here.")
+            await tell(
+                interaction,
+                _t(
+                    interaction,
+                    "I can't run a table in this channel: I need {missing} here.",
+                    missing=missing,
+                ),
+            )
             return
         assert interaction.guild_id is not None and interaction.channel_id is not None
         await defer(interaction)
@@ -223,7 +237,10 @@ class DokoCog(
         await self.bot.tables.open_table(
             interaction.guild_id, interaction.channel_id, member(interaction.user)
         )
-        await tell(interaction, "Table opened. Others can join with the Join button or /doko join.")
+        await tell(
+            interaction,
+            _t(interaction, "Table opened. Others can join with the Join button or /doko join."),
+        )
 
     @app_commands.command(name="join", description="Sit down at this channel's table")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
@@ -235,9 +252,12 @@ class DokoCog(
         was = self.bot.tables.snapshot(channel)
         snapshot = await self.bot.tables.join(channel, member(interaction.user))
         if was is not None and was.status == "playing" and snapshot.status == "playing":
-            await tell(interaction, "You take your seat back from the AI. Press **My cards**.")
+            await tell(
+                interaction,
+                _t(interaction, "You take your seat back from the AI. Press **My cards**."),
+            )
         else:
-            await tell(interaction, "You sit at the table.")
+            await tell(interaction, _t(interaction, "You sit at the table."))
 
     @app_commands.command(name="leave", description="Leave this channel's table")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -249,11 +269,14 @@ class DokoCog(
         if snapshot is not None and snapshot.status == "playing" and not sure:
             # Leaving a running game hands the seat to the AI: ask first.
             view = discord.ui.View(timeout=None)
-            view.add_item(TableButton("leaveok", snapshot.table_id))
+            view.add_item(TableButton("leaveok", snapshot.table_id, lang_of(interaction.locale)))
             await tell(
                 interaction,
-                "Leave the game? The AI plays your seat from now on; you can take it back "
-                "with **Join** while the session runs.",
+                _t(
+                    interaction,
+                    "Leave the game? The AI plays your seat from now on; you can take it back "
+                    "with **Join** while the session runs.",
+                ),
                 view=view,
             )
             return
@@ -262,10 +285,12 @@ class DokoCog(
         if snapshot is not None and snapshot.status == "playing":
             await tell(
                 interaction,
-                "You left; the AI plays your seat. Press **Join** to take it back.",
+                _t(
+                    interaction, "You left; the AI plays your seat. Press **Join** to take it back."
+                ),
             )
         else:
-            await tell(interaction, "You left the table.")
+            await tell(interaction, _t(interaction, "You left the table."))
 
     @app_commands.command(
         name="kick", description="Free a seat, or give it to another player (owner or manager)"
@@ -291,16 +316,29 @@ class DokoCog(
             replacement=member(replacement) if replacement is not None else None,
         )
         if replacement is not None:
-            await tell(interaction, f"{replacement.display_name} takes seat {seat}.")
+            await tell(
+                interaction,
+                _t(
+                    interaction,
+                    "{name} takes seat {seat}.",
+                    name=replacement.display_name,
+                    seat=seat,
+                ),
+            )
         else:
-            await tell(interaction, f"Seat {seat} is free (during a game the AI plays it).")
+            await tell(
+                interaction,
+                _t(interaction, "Seat {seat} is free (during a game the AI plays it).", seat=seat),
+            )
 
     @app_commands.command(name="start", description="Start the game (empty seats get AI players)")
     @app_commands.describe(ai_level="How the AI players play")
     @app_commands.choices(
         ai_level=[
-            app_commands.Choice(name="heuristic (a decent club player)", value="heuristic"),
-            app_commands.Choice(name="random (a beginner)", value="random"),
+            app_commands.Choice(
+                name=locale_str("heuristic (a decent club player)"), value="heuristic"
+            ),
+            app_commands.Choice(name=locale_str("random (a beginner)"), value="random"),
         ]
     )
     async def start(
@@ -310,14 +348,16 @@ class DokoCog(
         await self.bot.tables.start(
             self._channel(interaction), interaction.user.id, ai_level=ai_level
         )
-        await tell(interaction, "The game starts. Press **My cards** to see your hand.")
+        await tell(
+            interaction, _t(interaction, "The game starts. Press **My cards** to see your hand.")
+        )
 
     @app_commands.command(name="stop", description="Close this channel's table")
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         await defer(interaction)
         force = bool(interaction.permissions.manage_guild)
         await self.bot.tables.stop(self._channel(interaction), interaction.user.id, force=force)
-        await tell(interaction, "The table is closed.")
+        await tell(interaction, _t(interaction, "The table is closed."))
 
     # ------------------------------------------------------------------ playing
 
@@ -326,20 +366,29 @@ class DokoCog(
         await self.send_panel(interaction)
 
     @app_commands.command(name="play", description="Play a card")
-    @app_commands.describe(card="The card to play, e.g. ♣Q or CQ")
+    @app_commands.describe(card="The card to play, e.g. ♣Q, CQ, Kreuz Dame or ♣D")
     async def play(self, interaction: discord.Interaction[Any], card: str) -> None:
         channel = self._channel(interaction)
         panel = self.bot.tables.panel(channel, interaction.user.id)
         try:
-            parsed = _card_from_text(card)
+            parsed = card_from_text(card)
         except ValueError:
-            await tell(interaction, f"I don't know the card {card!r}: write it like ♣Q, ♥10 or CQ.")
+            await tell(
+                interaction,
+                _t(
+                    interaction,
+                    "I don't know the card {text}: write it like ♣Q, ♥10 or CQ.",
+                    text=repr(card),
+                ),
+            )
             return
         await defer(interaction)
         await self.bot.tables.play(
             channel, interaction.user.id, parsed, game=panel.game_number, expected=panel.turn_no
         )
-        await self.send_panel(interaction, prefix=f"You played {parsed.label}.")
+        await self.send_panel(
+            interaction, prefix=_t(interaction, "You played {card}.", card=parsed.name)
+        )
 
     @play.autocomplete("card")
     async def play_card_autocomplete(
@@ -351,11 +400,15 @@ class DokoCog(
         if not panel.is_turn:
             return []
         order = card_order(panel.view.contract) if panel.view.contract else NORMAL_ORDER
+        try:
+            typed = card_from_text(current) if current.strip() else None
+        except ValueError:
+            typed = None
         wanted = current.strip().upper()
         return [
             app_commands.Choice(name=card.label, value=card.name)
             for card in sort_hand(list(panel.playable), order)
-            if not wanted or wanted in card.name or wanted in card.label.upper()
+            if not wanted or card == typed or wanted in card.name or wanted in card.label.upper()
         ][:25]
 
     @app_commands.command(name="announce", description="Announce Re, Kontra, no 90 …")
@@ -366,7 +419,10 @@ class DokoCog(
         word = what.strip().lower().replace(" ", "")
         await defer(interaction)
         await self.bot.tables.announce(channel, interaction.user.id, word, game=panel.game_number)
-        await tell(interaction, f"You announced {ANNOUNCE_LABELS.get(word, word)}.")
+        lang = lang_of(interaction.locale)
+        await tell(
+            interaction, T(lang, "You announced {what}.", what=announcement_name(word, lang))
+        )
 
     @announce.autocomplete("what")
     async def announce_autocomplete(
@@ -375,10 +431,12 @@ class DokoCog(
         panel = self._panel_or_none(interaction)
         if panel is None:
             return []
+        lang = lang_of(interaction.locale)
+        typed = current.lower()
         return [
-            app_commands.Choice(name=ANNOUNCE_LABELS.get(w, w), value=w)
+            app_commands.Choice(name=announcement_name(w, lang), value=w)
             for w in panel.announcements
-            if current.lower() in w
+            if typed in w or typed in announcement_name(w, lang).lower()
         ]
 
     @app_commands.command(name="bid", description="Say healthy or name a reservation")
@@ -390,7 +448,10 @@ class DokoCog(
         await self.bot.tables.bid(
             channel, interaction.user.id, what, game=panel.game_number, expected=panel.turn_no
         )
-        await self.send_panel(interaction, prefix=f"You said {BidButton.LABELS.get(what, what)}.")
+        lang = lang_of(interaction.locale)
+        await self.send_panel(
+            interaction, prefix=T(lang, "You said {bid}.", bid=bid_label(lang, what))
+        )
 
     @bid.autocomplete("what")
     async def bid_autocomplete(
@@ -399,10 +460,12 @@ class DokoCog(
         panel = self._panel_or_none(interaction)
         if panel is None:
             return []
+        lang = lang_of(interaction.locale)
+        typed = current.lower()
         return [
-            app_commands.Choice(name=BidButton.LABELS.get(b.value, b.value), value=b.value)
+            app_commands.Choice(name=bid_label(lang, b.value), value=b.value)
             for b in panel.bids
-            if current.lower() in b.value
+            if typed in b.value or typed in bid_label(lang, b.value).lower()
         ][:25]
 
     # ------------------------------------------------------------------ sheets and stats
@@ -411,11 +474,16 @@ class DokoCog(
     async def scores(self, interaction: discord.Interaction[Any]) -> None:
         snapshot = self.bot.tables.snapshot(self._channel(interaction))
         if snapshot is None or snapshot.session_id is None:
-            await tell(interaction, "No session has been played at this table yet.")
+            await tell(
+                interaction, _t(interaction, "No session has been played at this table yet.")
+            )
             return
         await defer_public(interaction)
+        lang = await self.presenter.guild_lang(snapshot.guild_id)
         sheet = await self.bot.storage.stats.score_sheet(snapshot.session_id)
-        png = await asyncio.to_thread(render_score_sheet, sheet.players, sheet.rows, sheet.totals)
+        png = await asyncio.to_thread(
+            render_score_sheet, sheet.players, sheet.rows, sheet.totals, lang=lang
+        )
         await interaction.followup.send(
             file=discord.File(io.BytesIO(png), filename="score-sheet.png")
         )
@@ -429,12 +497,13 @@ class DokoCog(
         rows = await self.bot.storage.stats.leaderboard(
             interaction.guild_id, Period(period), limit=20
         )
+        lang = await self.presenter.guild_lang(interaction.guild_id)
         title = {
-            "all": "Leaderboard · all time",
-            "month": "Leaderboard · this month",
-            "30d": "Leaderboard · last 30 days",
+            "all": T(lang, "Leaderboard · all time"),
+            "month": T(lang, "Leaderboard · this month"),
+            "30d": T(lang, "Leaderboard · last 30 days"),
         }[period]
-        png = await asyncio.to_thread(render_leaderboard, rows, title=title)
+        png = await asyncio.to_thread(render_leaderboard, rows, title=title, lang=lang)
         await interaction.followup.send(
             file=discord.File(io.BytesIO(png), filename="leaderboard.png")
         )
@@ -449,18 +518,30 @@ class DokoCog(
         await defer_public(interaction)
         stats = await self.bot.storage.stats.player_stats(interaction.guild_id, target.id)
         if stats is None or stats.games == 0:
-            await tell(interaction, f"{target.display_name} has not finished a game here yet.")
+            await tell(
+                interaction,
+                _t(
+                    interaction,
+                    "{name} has not finished a game here yet.",
+                    name=target.display_name,
+                ),
+            )
             return
+        lang = await self.presenter.guild_lang(interaction.guild_id)
         embed = discord.Embed(
-            title=f"{stats.name} · statistics", colour=discord.Colour.dark_green()
+            title=T(lang, "{name} · statistics", name=stats.name),
+            colour=discord.Colour.dark_green(),
         )
-        embed.add_field(name="Points", value=f"{stats.points:+d}")
-        embed.add_field(name="Games", value=str(stats.games))
-        embed.add_field(name="Won", value=f"{stats.won} ({stats.win_rate:.0%})")
-        embed.add_field(name="Average", value=f"{stats.average:+.2f}")
-        embed.add_field(name="As Re", value=f"{stats.re_won}/{stats.re_games} won")
-        embed.add_field(name="As Kontra", value=f"{stats.kontra_won}/{stats.kontra_games} won")
-        embed.add_field(name="Solos", value=f"{stats.solos_won}/{stats.solos} won")
+        embed.add_field(name=T(lang, "Points"), value=f"{stats.points:+d}")
+        embed.add_field(name=T(lang, "Games"), value=str(stats.games))
+        embed.add_field(name=T(lang, "Won"), value=f"{stats.won} ({stats.win_rate:.0%})")
+        embed.add_field(name=T(lang, "Average"), value=f"{stats.average:+.2f}")
+        for label, won, played in (
+            (T(lang, "As Re"), stats.re_won, stats.re_games),
+            (T(lang, "As Kontra"), stats.kontra_won, stats.kontra_games),
+            (T(lang, "Solos"), stats.solos_won, stats.solos),
+        ):
+            embed.add_field(name=label, value=T(lang, "{won}/{played} won", won=won, played=played))
         await interaction.followup.send(embed=embed)
 
     @app_commands.command(name="replay", description="A finished game: summary and record file")
@@ -470,25 +551,44 @@ class DokoCog(
         await defer_public(interaction)
         stored = await self.bot.storage.stats.game(interaction.guild_id, game)
         if stored is None or stored.status != "finished":
-            await tell(interaction, f"There is no finished game {game} on this server.")
+            await tell(
+                interaction,
+                _t(interaction, "There is no finished game {game} on this server.", game=game),
+            )
             return
+        lang = await self.presenter.guild_lang(interaction.guild_id)
         result = stored.result or {}
         names = stored.players
         if result.get("redeal"):
-            summary = "Redeal: nobody took the poverty."
+            summary = T(lang, "Redeal: nobody took the poverty.")
         else:
-            re = ", ".join(names[s] for s in result["re"])
-            summary = (
-                f"{contract_name(result['contract'])} · Re ({re}) {result['card_points']['re']} : "
-                f"{result['card_points']['kontra']} · "
-                + (f"{result['winner'].capitalize()} wins" if result["winner"] else "nobody wins")
-                + f" · value {result['game_value']} · scores "
-                + ", ".join(f"{n} {s:+d}" for n, s in zip(names, result["scores"], strict=True))
+            verdict = (
+                T(lang, "{party} wins", party=result["winner"].capitalize())
+                if result["winner"]
+                else T(lang, "nobody wins")
+            )
+            summary = T(
+                lang,
+                "{contract} · Re ({re}) {re_points} : {kontra_points} · {verdict} · value "
+                "{value} · scores {scores}",
+                contract=contract_name(result["contract"], lang),
+                re=", ".join(names[s] for s in result["re"]),
+                re_points=result["card_points"]["re"],
+                kontra_points=result["card_points"]["kontra"],
+                verdict=verdict,
+                value=result["game_value"],
+                scores=", ".join(
+                    f"{n} {s:+d}" for n, s in zip(names, result["scores"], strict=True)
+                ),
             )
         data = json.dumps(stored.record, ensure_ascii=False, indent=1).encode()
         await interaction.followup.send(
-            f"**Game {game}**: {discord.utils.escape_markdown(summary)}\n"
-            "Check it with `dokobot replay game-{game}.json`.".replace("{game}", str(game)),
+            T(
+                lang,
+                "**Game {game}**: {summary}\nCheck it with `dokobot replay game-{game}.json`.",
+                game=game,
+                summary=discord.utils.escape_markdown(summary),
+            ),
             file=discord.File(io.BytesIO(data), filename=f"game-{game}.json"),
         )
 
@@ -498,23 +598,27 @@ class DokoCog(
         await defer(interaction)
         settings = await self.bot.storage.settings.get(interaction.guild_id)
         rules = RuleSet.from_dict(settings.rules)
+        lang = lang_of(interaction.locale)
         embed = discord.Embed(
-            title="Doppelkopf rules on this server",
-            description="DDV tournament rules, with these house rules:"
+            title=T(lang, "Doppelkopf rules on this server"),
+            description=T(lang, "DDV tournament rules, with these house rules:")
             if settings.rules
-            else "DDV tournament rules (no house rules).",
+            else T(lang, "DDV tournament rules (no house rules)."),
             colour=discord.Colour.dark_green(),
         )
         for name in RULE_KEYS:
             v = getattr(rules, name)
             shown = ", ".join(sorted(str(x) for x in v)) if isinstance(v, frozenset) else str(v)
             embed.add_field(name=name, value=shown)
-        embed.set_footer(text="Server managers change them with /doko-admin rules.")
+        embed.set_footer(
+            text=T(lang, "Server managers change them with /doko-admin rules (see docs/rules.md).")
+        )
         await interaction.followup.send(embed=embed, ephemeral=True)
 
     @app_commands.command(name="help", description="How to play with DokoBot")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        text = (
+        text = _t(
+            interaction,
             "**DokoBot** plays Doppelkopf (DDV rules) right here.\n"
             "• `/doko new` opens a table; others press **Join**; the owner presses **Start** "
             "(empty seats get AI players).\n"
@@ -524,7 +628,7 @@ class DokoCog(
             "• Every trick is shown here; `/doko scores` is the score sheet, `/doko leaderboard` "
             "the server ranking, `/doko stats` your record, `/doko replay game:` a finished game.\n"
             "• `/doko rules` shows the rules; server managers change them with "
-            "`/doko-admin rules key value`."
+            "`/doko-admin rules key value` and the language with `/doko-admin language`.",
         )
         await tell(interaction, text)
 
@@ -536,7 +640,10 @@ class DokoCog(
         await self.bot.storage.admin.delete_player(interaction.user.id)
         await tell(
             interaction,
-            "Done: your name and statistics are deleted; your past seats are anonymous.",
+            _t(
+                interaction,
+                "Done: your name and statistics are deleted; your past seats are anonymous.",
+            ),
         )
 
     @app_commands.command(
@@ -544,11 +651,11 @@ class DokoCog(
     )
     async def sync(self, interaction: discord.Interaction[Any]) -> None:
         if not await self.bot.is_owner(interaction.user):
-            await tell(interaction, "Only the bot's owner can sync its commands.")
+            await tell(interaction, _t(interaction, "Only the bot's owner can sync its commands."))
             return
         await defer(interaction)
         await self.bot.sync_commands(force=True)
-        await tell(interaction, "Slash commands synced.")
+        await tell(interaction, _t(interaction, "Slash commands synced."))
 
     # ------------------------------------------------------------------ components
 
@@ -560,16 +667,19 @@ class DokoCog(
         try:
             await self._component(interaction, kind, **values)
         except TableError as exc:
+            text = exc.text(lang_of(interaction.locale))
             if exc.code == "stale":
-                await self.send_panel(interaction, prefix=exc.message)
+                await self.send_panel(interaction, prefix=text)
             else:
-                await tell(interaction, exc.message)
+                await tell(interaction, text)
 
     async def _component(self, interaction: discord.Interaction[Any], kind: str, **v: Any) -> None:
         channel = self._channel(interaction)
         snapshot = self.bot.tables.snapshot(channel)
         if snapshot is None or snapshot.table_id != v["table_id"]:
-            await tell(interaction, "This table is closed. Open a new one with /doko new.")
+            await tell(
+                interaction, _t(interaction, "This table is closed. Open a new one with /doko new.")
+            )
             return
         tables, uid = self.bot.tables, interaction.user.id
         if kind == "table":
@@ -581,11 +691,14 @@ class DokoCog(
             elif action == "ai":
                 await defer(interaction)
                 await tables.add_ai(channel, uid)
-                await tell(interaction, "An AI player sits down.")
+                await tell(interaction, _t(interaction, "An AI player sits down."))
             elif action == "start":
                 await defer(interaction)
                 await tables.start(channel, uid)
-                await tell(interaction, "The game starts. Press **My cards** to see your hand.")
+                await tell(
+                    interaction,
+                    _t(interaction, "The game starts. Press **My cards** to see your hand."),
+                )
             else:  # cards, announce
                 await self.send_panel(interaction)
             return
@@ -619,22 +732,24 @@ class DokoCog(
         in_place = interaction.response.type is (
             discord.InteractionResponseType.deferred_message_update
         )
+        lang = lang_of(interaction.locale)
         try:
             panel = self.bot.tables.panel(channel, interaction.user.id)
         except TableError as exc:
             if exc.code != "no_game" or snapshot is None:
-                await tell(interaction, exc.message)
+                await tell(interaction, exc.text(lang))
                 return
             # Between games: say so, and let a player the AI stands in for come back.
-            text = (
-                "No game is running right now: the next one starts shortly (press My cards then)."
+            text = T(
+                lang,
+                "No game is running right now: the next one starts shortly (press My cards then).",
             )
             view = discord.ui.View(timeout=None)
             seat = next(
                 (s for s in snapshot.seats if s and s.player_id == interaction.user.id), None
             )
             if seat is not None and seat.away:
-                view.add_item(PanelButton("back", snapshot.table_id, 0, 0, row=0))
+                view.add_item(PanelButton("back", snapshot.table_id, 0, 0, row=0, lang=lang))
             if in_place:
                 await interaction.edit_original_response(content=text, attachments=[], view=view)
             else:
@@ -645,7 +760,7 @@ class DokoCog(
         self.presenter.remember_panel(
             channel, interaction.user.id, interaction, panel.action_no, in_place=in_place
         )
-        content, file, view = await hand_panel(snapshot, panel)
+        content, file, view = await hand_panel(snapshot, panel, lang)
         if prefix:
             content = f"{prefix}\n{content}"
         interaction.extras["answered"] = True
@@ -690,6 +805,11 @@ class DokoAdminCog(
         self.bot = bot
         super().__init__()
 
+    def presenter(self) -> Presenter:
+        cog = self.bot.get_cog("doko")
+        assert isinstance(cog, DokoCog)
+        return cog.presenter
+
     @app_commands.command(name="rules", description="Change one of this server's rules")
     @app_commands.describe(key="The rule to change", value="Its new value")
     @app_commands.choices(key=[app_commands.Choice(name=k, value=k) for k in RULE_KEYS])
@@ -702,10 +822,51 @@ class DokoAdminCog(
             changed = {**settings.rules, key: _rule_value(key, value)}
             rules = RuleSet.from_dict(changed)
         except (RuleError, ValueError) as exc:
-            await tell(interaction, f"That rule value is not valid: {exc}.")
+            await tell(
+                interaction,
+                _t(interaction, "That rule value is not valid: {problem}.", problem=str(exc)),
+            )
             return
         await self.bot.storage.settings.set_rules(interaction.guild_id, rules.to_dict())
-        await tell(interaction, f"Rule **{key}** is now `{value}` (from the next session on).")
+        await tell(
+            interaction,
+            _t(
+                interaction,
+                "Rule **{key}** is now `{value}` (from the next session on).",
+                key=key,
+                value=value,
+            ),
+        )
+
+    @app_commands.command(
+        name="language", description="The language of this server's public messages and pictures"
+    )
+    @app_commands.describe(language="German or English")
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name="Deutsch", value="de"),
+            app_commands.Choice(name="English", value="en"),
+        ]
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
+        assert interaction.guild_id is not None
+        await defer(interaction)
+        settings = await self.bot.storage.settings.get(interaction.guild_id)
+        defaults = {**settings.table_defaults, "language": language}
+        await self.bot.storage.settings.set_table_defaults(interaction.guild_id, defaults)
+        self.presenter().languages[interaction.guild_id] = language
+        for snapshot in self.bot.tables.tables():
+            if snapshot.guild_id == interaction.guild_id:
+                self.presenter().touch_table(snapshot.channel_id)
+        await tell(
+            interaction,
+            T(
+                language,
+                "From now on this server's tables speak {language}.",
+                language=T(language, LANGUAGE_NAMES[language]),
+            ),
+        )
 
     @app_commands.command(
         name="reset-leaderboard", description="Start a fresh leaderboard (old games are archived)"
@@ -715,7 +876,10 @@ class DokoAdminCog(
         assert interaction.guild_id is not None
         await defer_public(interaction)
         epoch = await self.bot.storage.admin.reset_leaderboard(interaction.guild_id)
-        await interaction.followup.send(f"The leaderboard starts afresh (season {epoch + 1}).")
+        lang = await self.presenter().guild_lang(interaction.guild_id)
+        await interaction.followup.send(
+            T(lang, "The leaderboard starts afresh (season {season}).", season=epoch + 1)
+        )
 
     @app_commands.command(
         name="export", description="This server's finished games (gzip-compressed JSON lines)"
@@ -737,8 +901,13 @@ class DokoAdminCog(
         if len(parts) > 10:
             await tell(
                 interaction,
-                f"{len(lines)} games are too many for one export ({len(parts)} files). "
-                "Choose a shorter period.",
+                _t(
+                    interaction,
+                    "{games} games are too many for one export ({files} files). "
+                    "Choose a shorter period.",
+                    games=len(lines),
+                    files=len(parts),
+                ),
             )
             return
         names = [f"games-{i + 1}.jsonl.gz" for i in range(len(parts))]
@@ -746,8 +915,14 @@ class DokoAdminCog(
             names = ["games.jsonl.gz"]
         await tell(
             interaction,
-            f"{len(lines)} games, gzip-compressed JSON lines"
-            + (f" in {len(parts)} parts." if len(parts) > 1 else "."),
+            _t(
+                interaction,
+                "{games} games, gzip-compressed JSON lines in {parts} parts.",
+                games=len(lines),
+                parts=len(parts),
+            )
+            if len(parts) > 1
+            else _t(interaction, "{games} games, gzip-compressed JSON lines.", games=len(lines)),
             files=[
                 discord.File(io.BytesIO(data), filename=name)
                 for data, name in zip(parts, names, strict=True)
@@ -765,19 +940,22 @@ def export_parts(lines: list[str], limit: int) -> list[bytes]:
     return export_parts(lines[:half], limit) + export_parts(lines[half:], limit)
 
 
-def _missing(permissions: discord.Permissions, *, thread: bool) -> str:
+LANGUAGE_NAMES = {"en": N_("English"), "de": N_("German")}
+#: Permission names as Discord's own settings show them.
+PERMISSION_NAMES = {
+    "view_channel": N_("View Channel"),
+    "send_messages": N_("Send Messages"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+    "attach_files": N_("Attach Files"),
+    "embed_links": N_("Embed Links"),
+    "read_message_history": N_("Read Message History"),
+}
+
+
+def _missing(permissions: discord.Permissions, *, thread: bool, lang: str = "en") -> str:
     """The permissions the bot lacks to run a table, as a user reads them ('' if none)."""
     needed = NEEDED_IN_THREAD if thread else NEEDED
-    missing = [p for p in needed if not getattr(permissions, p)]
-    return ", ".join(p.replace("_", " ").title() for p in missing)
-
-
-def _card_from_text(text: str) -> Card:
-    """Parse ``CQ``, ``♣Q``, ``kreuz dame``-free short forms: code or symbol + rank."""
-    t = text.strip().upper().replace(" ", "")
-    for symbol, letter in (("♣", "C"), ("♠", "S"), ("♥", "H"), ("♦", "D")):
-        t = t.replace(symbol, letter)
-    return Card.parse(t)
+    return ", ".join(T(lang, PERMISSION_NAMES[p]) for p in needed if not getattr(permissions, p))
 
 
 def _rule_value(key: str, value: str) -> Any:

@@ -10,21 +10,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 
 from dokobot.engine import NORMAL_ORDER, Card, Phase, card_order
+from dokobot.i18n import N_, T
 from dokobot.render import render_hand, sort_hand
-from dokobot.render.text import contract_name, party_name
+from dokobot.render.text import announcement_name, bid_label, contract_name, party_name
 from dokobot.table.service import Panel, TableSnapshot
 
 if TYPE_CHECKING:
     from dokobot.bot import DokoBot
-
-ANNOUNCE_LABELS = {
-    "re": "Re",
-    "kontra": "Kontra",
-    "no90": "No 90",
-    "no60": "No 60",
-    "no30": "No 30",
-    "schwarz": "Schwarz",
-}
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> DokoBot:
@@ -43,19 +35,21 @@ class TableButton(
     """A button of the public table message; survives restarts."""
 
     LABELS: ClassVar[dict[str, Any]] = {
-        "join": ("Join", discord.ButtonStyle.success),
-        "leave": ("Leave", discord.ButtonStyle.secondary),
-        "leaveok": ("Yes, leave", discord.ButtonStyle.danger),
-        "ai": ("Add AI", discord.ButtonStyle.secondary),
-        "start": ("Start", discord.ButtonStyle.primary),
-        "cards": ("My cards", discord.ButtonStyle.primary),
-        "announce": ("Announce", discord.ButtonStyle.secondary),
+        "join": (N_("Join"), discord.ButtonStyle.success),
+        "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+        "leaveok": (N_("Yes, leave"), discord.ButtonStyle.danger),
+        "ai": (N_("Add AI"), discord.ButtonStyle.secondary),
+        "start": (N_("Start"), discord.ButtonStyle.primary),
+        "cards": (N_("My cards"), discord.ButtonStyle.primary),
+        "announce": (N_("Announce"), discord.ButtonStyle.secondary),
     }
 
-    def __init__(self, action: str, table_id: int) -> None:
+    def __init__(self, action: str, table_id: int, lang: str = "en") -> None:
         label, style = self.LABELS[action]
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"doko:t:{action}:{table_id}")
+            discord.ui.Button(
+                label=T(lang, label), style=style, custom_id=f"doko:t:{action}:{table_id}"
+            )
         )
         self.action = action
         self.table_id = table_id
@@ -121,28 +115,20 @@ class BidButton(
 ):
     """Say healthy or a reservation."""
 
-    LABELS: ClassVar[dict[str, Any]] = {
-        "healthy": "Healthy",
-        "marriage": "Marriage",
-        "poverty": "Poverty",
-        "solo:queen": "Queen solo",
-        "solo:jack": "Jack solo",
-        "solo:king": "King solo",
-        "solo:meatless": "Meatless",
-        "solo:clubs": "♣ solo",
-        "solo:spades": "♠ solo",
-        "solo:hearts": "♥ solo",
-        "solo:diamonds": "♦ solo",
-        "throw": "Throw in",
-    }
-
     def __init__(
-        self, table_id: int, game: int, n: int, bid: str, *, row: int | None = None
+        self,
+        table_id: int,
+        game: int,
+        n: int,
+        bid: str,
+        *,
+        row: int | None = None,
+        lang: str = "en",
     ) -> None:
         style = discord.ButtonStyle.success if bid == "healthy" else discord.ButtonStyle.secondary
         super().__init__(
             discord.ui.Button(
-                label=self.LABELS.get(bid, bid),
+                label=bid_label(lang, bid),
                 style=style,
                 row=row,
                 custom_id=f"doko:b:{table_id}:{game}:{n}:{bid.replace(':', '.')}",
@@ -170,10 +156,12 @@ class AnnounceButton(
 ):
     """Make an announcement (Re, Kontra, no 90 …)."""
 
-    def __init__(self, table_id: int, game: int, word: str, *, row: int | None = None) -> None:
+    def __init__(
+        self, table_id: int, game: int, word: str, *, row: int | None = None, lang: str = "en"
+    ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=ANNOUNCE_LABELS.get(word, word),
+                label=announcement_name(word, lang),
                 style=discord.ButtonStyle.danger,
                 row=row,
                 custom_id=f"doko:a:{table_id}:{game}:{word}",
@@ -200,19 +188,26 @@ class PanelButton(
     """Refresh, come back from the AI, accept or decline a poverty."""
 
     LABELS: ClassVar[dict[str, Any]] = {
-        "refresh": ("Refresh", discord.ButtonStyle.secondary),
-        "back": ("I'm back", discord.ButtonStyle.success),
-        "accept": ("Accept the poverty", discord.ButtonStyle.success),
-        "decline": ("Decline", discord.ButtonStyle.secondary),
+        "refresh": (N_("Refresh"), discord.ButtonStyle.secondary),
+        "back": (N_("I'm back"), discord.ButtonStyle.success),
+        "accept": (N_("Accept the poverty"), discord.ButtonStyle.success),
+        "decline": (N_("Decline"), discord.ButtonStyle.secondary),
     }
 
     def __init__(
-        self, action: str, table_id: int, game: int, n: int, *, row: int | None = None
+        self,
+        action: str,
+        table_id: int,
+        game: int,
+        n: int,
+        *,
+        row: int | None = None,
+        lang: str = "en",
     ) -> None:
         label, style = self.LABELS[action]
         super().__init__(
             discord.ui.Button(
-                label=label,
+                label=T(lang, label),
                 style=style,
                 row=row,
                 custom_id=f"doko:p:{action}:{table_id}:{game}:{n}",
@@ -244,10 +239,18 @@ class CardsSelect(
     """Choose three cards to put down (poverty) or to give back (acceptor)."""
 
     def __init__(
-        self, step: str, table_id: int, game: int, n: int, cards: list[Card] | None = None
+        self,
+        step: str,
+        table_id: int,
+        game: int,
+        n: int,
+        cards: list[Card] | None = None,
+        lang: str = "en",
     ) -> None:
         placeholder = (
-            "Put down three cards (all your trumps)" if step == "pass" else "Give back three cards"
+            T(lang, "Put down three cards (all your trumps)")
+            if step == "pass"
+            else T(lang, "Give back three cards")
         )
         options = [
             discord.SelectOption(label=f"{i + 1} · {c.label}", value=f"{i}:{c.name}")
@@ -290,7 +293,7 @@ DYNAMIC_ITEMS = (TableButton, CardButton, BidButton, AnnounceButton, PanelButton
 # ---------------------------------------------------------------------------- table message
 
 
-def table_view(snapshot: TableSnapshot) -> discord.ui.View:
+def table_view(snapshot: TableSnapshot, lang: str = "en") -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     actions = (
         ("cards", "announce", "leave")
@@ -298,65 +301,71 @@ def table_view(snapshot: TableSnapshot) -> discord.ui.View:
         else ("join", "leave", "ai", "start")
     )
     for action in actions:
-        view.add_item(TableButton(action, snapshot.table_id))
+        view.add_item(TableButton(action, snapshot.table_id, lang))
     return view
 
 
-def table_text(snapshot: TableSnapshot) -> str:
+def table_text(snapshot: TableSnapshot, lang: str = "en") -> str:
     """The public table message: seats, dealer, whose turn, contract, announcements, totals."""
     names = snapshot.names
-    lines = ["**Doppelkopf**" + (f" · Game {snapshot.game_number}" if snapshot.game_number else "")]
+    game = T(lang, " · Game {number}", number=snapshot.game_number) if snapshot.game_number else ""
+    lines = ["**Doppelkopf**" + game]
     seats = []
     for i, seat in enumerate(snapshot.seats):
         if seat is None:
-            seats.append(f"{i + 1}. *free*")
+            seats.append(f"{i + 1}. *{T(lang, 'free')}*")
             continue
-        tag = " (AI)" if seat.is_ai else (" (AI plays)" if seat.away else "")
+        tag = T(lang, " (AI)") if seat.is_ai else (T(lang, " (AI plays)") if seat.away else "")
         owner = " ★" if seat.player_id == snapshot.owner_id else ""
-        dealer = " · deals" if snapshot.dealer == i else ""
+        dealer = T(lang, " · deals") if snapshot.dealer == i else ""
         seats.append(f"{i + 1}. {discord.utils.escape_markdown(seat.name)}{owner}{tag}{dealer}")
     lines.append(" | ".join(seats))
     if snapshot.status != "playing":
-        lines.append("Join, add AI players, then the owner starts. Empty seats get AI players.")
+        lines.append(
+            T(lang, "Join, add AI players, then the owner starts. Empty seats get AI players.")
+        )
         if snapshot.games_played:
-            lines.append(_totals(snapshot))
+            lines.append(_totals(snapshot, lang))
         return "\n".join(lines)
     if snapshot.phase is Phase.BIDDING:
-        lines.append("Reservations: healthy or a reservation?")
+        lines.append(T(lang, "Reservations: healthy or a reservation?"))
     elif snapshot.contract is not None:
-        text = contract_name(snapshot.contract.value)
+        text = contract_name(snapshot.contract.value, lang)
         if snapshot.declarer is not None:
             text += f" ({names[snapshot.declarer]})"
-        lines.append(f"Contract: {text}")
+        lines.append(T(lang, "Contract: {contract}", contract=text))
     if snapshot.announcements:
         made = ", ".join(
-            f"{ANNOUNCE_LABELS.get(w, w)} ({names[s]})" for s, w in snapshot.announcements
+            f"{announcement_name(w, lang)} ({names[s]})" for s, w in snapshot.announcements
         )
-        lines.append(f"Announced: {made}")
+        lines.append(T(lang, "Announced: {made}", made=made))
     if snapshot.trick:
         played = ", ".join(f"{names[s]} {c.label}" for s, c in snapshot.trick)
-        lines.append(f"Trick {snapshot.tricks_played + 1}: {played}")
+        lines.append(
+            T(lang, "Trick {number}: {played}", number=snapshot.tricks_played + 1, played=played)
+        )
     if snapshot.to_act is not None:
         seat = snapshot.seats[snapshot.to_act]
         if seat is not None and not seat.is_ai and not seat.away:
-            lines.append(f"▶ Your turn, <@{seat.player_id}>")
+            lines.append(T(lang, "▶ Your turn, <@{user}>", user=seat.player_id))
         else:
-            lines.append(f"▶ {names[snapshot.to_act]} is thinking …")
-    lines.append(_totals(snapshot))
+            lines.append(T(lang, "▶ {name} is thinking …", name=names[snapshot.to_act]))
+    lines.append(_totals(snapshot, lang))
     return "\n".join(lines)
 
 
-def _totals(snapshot: TableSnapshot) -> str:
-    return "Score sheet: " + " · ".join(
+def _totals(snapshot: TableSnapshot, lang: str) -> str:
+    totals = " · ".join(
         f"{name} {total:+d}" for name, total in zip(snapshot.names, snapshot.totals, strict=True)
     )
+    return T(lang, "Score sheet: {totals}", totals=totals)
 
 
 # ---------------------------------------------------------------------------- hand panel
 
 
 async def hand_panel(
-    snapshot: TableSnapshot, panel: Panel
+    snapshot: TableSnapshot, panel: Panel, lang: str = "en"
 ) -> tuple[str, discord.File, discord.ui.View]:
     """The private panel: text, the hand image and one button per card and choice."""
     view_ = panel.view
@@ -379,53 +388,67 @@ async def hand_panel(
             )
     elif view_.phase is Phase.BIDDING and panel.is_turn:
         for i, bid in enumerate(panel.bids):
-            ui.add_item(BidButton(t, g, n, bid.value, row=i // 5))
+            ui.add_item(BidButton(t, g, n, bid.value, row=i // 5, lang=lang))
     elif panel.poverty_step == "reply":
-        ui.add_item(PanelButton("accept", t, g, n, row=0))
-        ui.add_item(PanelButton("decline", t, g, n, row=0))
+        ui.add_item(PanelButton("accept", t, g, n, row=0, lang=lang))
+        ui.add_item(PanelButton("decline", t, g, n, row=0, lang=lang))
     elif panel.poverty_step in ("pass", "return"):
-        ui.add_item(CardsSelect(panel.poverty_step, t, g, n, cards))
+        ui.add_item(CardsSelect(panel.poverty_step, t, g, n, cards, lang))
     for word in panel.announcements[:5]:
-        ui.add_item(AnnounceButton(t, g, word, row=3))
-    ui.add_item(PanelButton("refresh", t, g, n, row=4))
+        ui.add_item(AnnounceButton(t, g, word, row=3, lang=lang))
+    ui.add_item(PanelButton("refresh", t, g, n, row=4, lang=lang))
     if panel.away:
-        ui.add_item(PanelButton("back", t, g, n, row=4))
-    return panel_text(snapshot, panel), file, ui
+        ui.add_item(PanelButton("back", t, g, n, row=4, lang=lang))
+    return panel_text(snapshot, panel, lang), file, ui
 
 
-def panel_text(snapshot: TableSnapshot, panel: Panel) -> str:
+def panel_text(snapshot: TableSnapshot, panel: Panel, lang: str = "en") -> str:
     view = panel.view
     names = snapshot.names
-    contract = contract_name(view.contract.value) if view.contract else "reservations"
+    contract = (
+        contract_name(view.contract.value, lang) if view.contract else T(lang, "reservations")
+    )
     party = view.own_party
-    lines = [
-        f"**Game {panel.game_number}** · {contract}"
-        + (f" · you play **{party_name(party.value)}**" if party else "")
-    ]
+    head = T(lang, "**Game {number}** · {contract}", number=panel.game_number, contract=contract)
+    if party:
+        head += T(lang, " · you play **{party}**", party=party_name(party.value))
+    lines = [head]
     if panel.away:
-        lines.append("The AI plays your seat. Press **I'm back** to take it over again.")
+        lines.append(T(lang, "The AI plays your seat. Press **I'm back** to take it over again."))
     if view.trick:
-        lines.append("On the table: " + ", ".join(f"{names[s]} {c.label}" for s, c in view.trick))
+        played = ", ".join(f"{names[s]} {c.label}" for s, c in view.trick)
+        lines.append(T(lang, "On the table: {played}", played=played))
     elif view.tricks:
         last = view.tricks[-1]
-        lines.append(f"Last trick to {names[last.winner]} ({last.points} points)")
+        lines.append(
+            T(
+                lang,
+                "Last trick to {name} ({points} points)",
+                name=names[last.winner],
+                points=last.points,
+            )
+        )
     if panel.is_turn:
         if view.phase is Phase.BIDDING:
-            lines.append("**Your turn:** healthy, or a reservation?")
+            lines.append(T(lang, "**Your turn:** healthy, or a reservation?"))
         elif panel.poverty_step == "pass":
-            lines.append("**Your turn:** put down three cards, all your trumps among them.")
+            lines.append(
+                T(lang, "**Your turn:** put down three cards, all your trumps among them.")
+            )
         elif panel.poverty_step == "reply":
             lines.append(
-                "**Your turn:** accept the poverty (you take three cards, give three back)?"
+                T(
+                    lang,
+                    "**Your turn:** accept the poverty (you take three cards, give three back)?",
+                )
             )
         elif panel.poverty_step == "return":
-            lines.append("**Your turn:** give three cards back to the poor player.")
+            lines.append(T(lang, "**Your turn:** give three cards back to the poor player."))
         else:
-            lines.append("**Your turn:** tap a card (the numbers match the picture).")
+            lines.append(T(lang, "**Your turn:** tap a card (the numbers match the picture)."))
     elif view.to_act is not None:
-        lines.append(f"Waiting for {names[view.to_act]}.")
+        lines.append(T(lang, "Waiting for {name}.", name=names[view.to_act]))
     if panel.announcements:
-        lines.append(
-            "You may announce: " + ", ".join(ANNOUNCE_LABELS.get(w, w) for w in panel.announcements)
-        )
+        words = ", ".join(announcement_name(w, lang) for w in panel.announcements)
+        lines.append(T(lang, "You may announce: {words}", words=words))
     return "\n".join(lines)

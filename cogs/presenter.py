@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from dokobot.i18n import DEFAULT, N_, T, lang_of
 from dokobot.render import render_result, render_score_sheet, render_trick
 from dokobot.render.text import announcement_name
 from dokobot.table import events as ev
@@ -32,11 +33,11 @@ PANEL_LIFETIME = 14 * 60
 SCROLL_LIMIT = 8
 
 CLOSED_TEXT = {
-    "stopped": "stopped",
-    "everybody_left": "everybody left",
-    "no_humans": "no human players left",
-    "nobody_plays": "nobody played the last game",
-    "restore_failed": "it could not be restored after a restart",
+    "stopped": N_("stopped"),
+    "everybody_left": N_("everybody left"),
+    "no_humans": N_("no human players left"),
+    "nobody_plays": N_("nobody played the last game"),
+    "restore_failed": N_("it could not be restored after a restart"),
 }
 
 
@@ -51,6 +52,8 @@ class PanelSlot:
     posted_at: int
     task: asyncio.Task[None] | None = None
     dirty: bool = False
+    #: The language of the player's Discord client.
+    lang: str = DEFAULT
 
 
 class Presenter:
@@ -76,6 +79,24 @@ class Presenter:
         self.messages: dict[int, int] = {}
         #: Fresh panels being sent below the public posts (kept so they are not collected).
         self._below: dict[tuple[int, int], asyncio.Task[None]] = {}
+        #: guild -> the language of its public messages and pictures.
+        self.languages: dict[int, str] = {}
+
+    async def guild_lang(self, guild_id: int) -> str:
+        """The server's language: its setting, else its preferred locale, else English."""
+        lang = self.languages.get(guild_id)
+        if lang is None:
+            settings = await self.bot.storage.settings.get(guild_id)
+            chosen = settings.table_defaults.get("language")
+            if chosen is None:
+                guild = self.bot.get_guild(guild_id)
+                chosen = lang_of(guild.preferred_locale) if guild is not None else DEFAULT
+            lang = self.languages[guild_id] = chosen
+        return lang
+
+    def lang(self, guild_id: int) -> str:
+        """The server's language as known (``guild_lang`` loads it)."""
+        return self.languages.get(guild_id, DEFAULT)
 
     def outbox(self, channel_id: int) -> Outbox:
         box = self.outboxes.get(channel_id)
@@ -110,13 +131,20 @@ class Presenter:
         posted_at = self.outbox(channel_id).posted
         if in_place and old is not None:
             posted_at = old.posted_at
-        slot = PanelSlot(interaction.edit_original_response, time.monotonic(), action_no, posted_at)
+        slot = PanelSlot(
+            interaction.edit_original_response,
+            time.monotonic(),
+            action_no,
+            posted_at,
+            lang=lang_of(interaction.locale),
+        )
         if old is not None and old.task is not None and not old.task.done():
             slot.task, slot.dirty = old.task, old.dirty
         self.panels[(channel_id, user_id)] = slot
         self.saw(interaction)
 
     async def on_event(self, event: ev.Event) -> None:
+        lang = await self.guild_lang(event.guild_id)
         snapshot = self.bot.tables.snapshot(event.channel_id)
         if isinstance(event, ev.GameStarted | ev.GameOver):
             game: int | None = event.number
@@ -144,36 +172,49 @@ class Presenter:
             self.post_trick(event)
         elif isinstance(event, ev.AnnouncementMade):
             name = self.name(channel, event.seat)
-            self.post(channel, f"📣 **{name}**: {announcement_name(event.word)}!")
+            self.post(channel, f"📣 **{name}**: {announcement_name(event.word, lang)}!")
         elif isinstance(event, ev.MarriageSettled):
-            self.post(channel, _marriage_text(self.name, channel, event))
+            self.post(channel, _marriage_text(self.name, channel, event, lang))
         elif isinstance(event, ev.TurnReminder):
-            seconds = round(event.seconds_left)
             self.post(
                 channel,
-                f"⏰ <@{event.player_id}>, {seconds} seconds left for your turn.",
+                T(
+                    lang,
+                    "⏰ <@{user}>, {seconds} seconds left for your turn.",
+                    user=event.player_id,
+                    seconds=round(event.seconds_left),
+                ),
                 mention=event.player_id,
             )
         elif isinstance(event, ev.TurnTimedOut):
             self.post(
                 channel,
-                f"⌛ {self.name(channel, event.seat)} ran out of time: the AI "
-                f"{event.what} for them.",
+                T(
+                    lang,
+                    "⌛ {name} ran out of time: the AI {what} for them.",
+                    name=self.name(channel, event.seat),
+                    what=T(lang, event.what, card=event.card),
+                ),
             )
         elif isinstance(event, ev.SeatHandedToAI):
             self.post(
                 channel,
-                f"🤖 The AI plays for {self.name(channel, event.seat)} until they "
-                "return (My cards → I'm back).",
+                T(
+                    lang,
+                    "🤖 The AI plays for {name} until they return (My cards → I'm back).",
+                    name=self.name(channel, event.seat),
+                ),
             )
         elif isinstance(event, ev.PovertyStep):
-            self.post(channel, _poverty_text(self.name(channel, event.seat), event))
+            self.post(channel, _poverty_text(self.name(channel, event.seat), event, lang))
         elif isinstance(event, ev.GameOver):
             self.post_result(event)
         elif isinstance(event, ev.SessionOver):
             self.post_sheet(event)
         elif isinstance(event, ev.TableResumed):
-            self.post(channel, "♻️ DokoBot restarted: this table carries on where it stopped.")
+            self.post(
+                channel, T(lang, "♻️ DokoBot restarted: this table carries on where it stopped.")
+            )
         elif isinstance(event, ev.TableClosed):
             self.close_table(event)
             return
@@ -182,7 +223,9 @@ class Presenter:
     def name(self, channel_id: int, seat: int) -> str:
         snapshot = self.bot.tables.snapshot(channel_id)
         return (
-            discord.utils.escape_markdown(snapshot.names[seat]) if snapshot else f"Seat {seat + 1}"
+            discord.utils.escape_markdown(snapshot.names[seat])
+            if snapshot
+            else T(DEFAULT, "Seat {seat}", seat=seat + 1)
         )
 
     def channel(self, channel_id: int) -> discord.abc.Messageable:
@@ -227,6 +270,7 @@ class Presenter:
         soloist = None
         if snapshot is not None and contract is not None and contract.is_solo_scored:
             soloist = snapshot.declarer
+        lang = self.lang(event.guild_id)
 
         async def image() -> discord.File:
             png = await asyncio.to_thread(
@@ -236,34 +280,55 @@ class Presenter:
                 leader=trick.leader,
                 winner=trick.winner,
                 points=trick.points,
-                title=f"Trick {event.number}",
+                title=T(lang, "Trick {number}", number=event.number),
                 contract=contract.value if contract else None,
                 soloist=soloist,
+                lang=lang,
             )
             return discord.File(io.BytesIO(png), filename=f"trick-{event.number:02d}.png")
 
-        winner = discord.utils.escape_markdown(event.names[trick.winner])
         self.post(
             event.channel_id,
-            f"Trick {event.number} → **{winner}** ({trick.points} points)",
+            T(
+                lang,
+                "Trick {number} → **{name}** ({points} points)",
+                number=event.number,
+                name=discord.utils.escape_markdown(event.names[trick.winner]),
+                points=trick.points,
+            ),
             file=image,
         )
 
     def post_result(self, event: ev.GameOver) -> None:
+        lang = self.lang(event.guild_id)
+
         async def image() -> discord.File:
             png = await asyncio.to_thread(
-                render_result, event.result, event.names, title=f"Game {event.number}"
+                render_result,
+                event.result,
+                event.names,
+                title=T(lang, "Game {number}", number=event.number),
+                lang=lang,
             )
             return discord.File(io.BytesIO(png), filename=f"game-{event.number}.png")
 
         result = event.result
         if result.get("redeal"):
-            text = f"Game {event.number}: nobody took the poverty, the same dealer deals again."
+            text = T(
+                lang,
+                "Game {number}: nobody took the poverty, the same dealer deals again.",
+                number=event.number,
+            )
         elif result["winner"]:
-            winner = result["winner"].capitalize()
-            text = f"Game {event.number}: **{winner}** wins, game value {result['game_value']}."
+            text = T(
+                lang,
+                "Game {number}: **{party}** wins, game value {value}.",
+                number=event.number,
+                party=result["winner"].capitalize(),
+                value=result["game_value"],
+            )
         else:
-            text = f"Game {event.number}: nobody wins."
+            text = T(lang, "Game {number}: nobody wins.", number=event.number)
         self.post(event.channel_id, text, file=image)
 
     def post_sheet(self, event: ev.SessionOver) -> None:
@@ -272,11 +337,12 @@ class Presenter:
             session = snapshot.session_id if snapshot else None
             sheet = await self.bot.storage.stats.score_sheet(session or 0)
             png = await asyncio.to_thread(
-                render_score_sheet, sheet.players, sheet.rows, sheet.totals
+                render_score_sheet, sheet.players, sheet.rows, sheet.totals, lang=lang
             )
             return discord.File(io.BytesIO(png), filename="score-sheet.png")
 
-        self.post(event.channel_id, "The session is over. Final score sheet:", file=image)
+        lang = self.lang(event.guild_id)
+        self.post(event.channel_id, T(lang, "The session is over. Final score sheet:"), file=image)
 
     # ------------------------------------------------------------------ table message
 
@@ -288,8 +354,9 @@ class Presenter:
             if snapshot is None:
                 return
             message_id = await self.message_id(channel_id, snapshot.table_id)
-            content = table_text(snapshot)
-            view = table_view(snapshot)
+            lang = await self.guild_lang(snapshot.guild_id)
+            content = table_text(snapshot, lang)
+            view = table_view(snapshot, lang)
             mentions = discord.AllowedMentions.none()
             if message_id is not None:
                 partial = self.channel(channel_id).get_partial_message(  # type: ignore[attr-defined]
@@ -331,7 +398,8 @@ class Presenter:
             box.stop()
             self.outboxes.pop(event.channel_id, None)
             return
-        reason = CLOSED_TEXT.get(event.reason, event.reason)
+        lang = self.lang(event.guild_id)
+        reason = T(lang, CLOSED_TEXT.get(event.reason, event.reason))
 
         async def edit() -> None:
             mid = message_id
@@ -344,21 +412,29 @@ class Presenter:
                 )
                 with contextlib.suppress(discord.NotFound):
                     await partial.edit(
-                        content=f"**Doppelkopf** · table closed ({reason}).", view=None
+                        content=T(lang, "**Doppelkopf** · table closed ({reason}).", reason=reason),
+                        view=None,
                     )
 
         box.put("close", edit)
         if event.reason == "restore_failed":
             self.post(
                 event.channel_id,
-                "⚠️ This table could not be restored after a restart and is closed; its "
-                "finished games are kept. Open a new one with /doko new.",
+                T(
+                    lang,
+                    "⚠️ This table could not be restored after a restart and is closed; its "
+                    "finished games are kept. Open a new one with /doko new.",
+                ),
             )
         elif event.reason in ("no_humans", "nobody_plays"):
             self.post(
                 event.channel_id,
-                f"The table is closed: {reason}. Finished games stay on the score sheet; "
-                "open a new one with /doko new.",
+                T(
+                    lang,
+                    "The table is closed: {reason}. Finished games stay on the score sheet; "
+                    "open a new one with /doko new.",
+                    reason=reason,
+                ),
             )
 
     async def channel_gone(self, channel_id: int, reason: str) -> None:
@@ -373,9 +449,14 @@ class Presenter:
                     snapshot.owner_id
                 )
                 await user.send(
-                    f"I lost the permissions I need in <#{channel_id}>, so the Doppelkopf "
-                    "table there is closed. Its finished games are kept; give me View "
-                    "Channel, Send Messages and Attach Files and open a new table with /doko new."
+                    T(
+                        self.lang(snapshot.guild_id),
+                        "I lost the permissions I need in <#{channel}>, so the Doppelkopf "
+                        "table there is closed. Its finished games are kept; give me View "
+                        "Channel, Send Messages and Attach Files and open a new table with "
+                        "/doko new.",
+                        channel=channel_id,
+                    )
                 )
 
     # ------------------------------------------------------------------ private panels
@@ -414,7 +495,7 @@ class Presenter:
             return
         if panel.action_no == slot.shown:
             return
-        content, file, view = await hand_panel(snapshot, panel)
+        content, file, view = await hand_panel(snapshot, panel, slot.lang)
         try:
             await slot.edit(content=content, attachments=[file], view=view)
         except discord.HTTPException as exc:
@@ -464,7 +545,8 @@ class Presenter:
             return
         if snapshot is None:
             return
-        content, file, view = await hand_panel(snapshot, panel)
+        lang = lang_of(interaction.locale)
+        content, file, view = await hand_panel(snapshot, panel, lang)
         try:
             message = await interaction.followup.send(
                 content, file=file, view=view, ephemeral=True, wait=True
@@ -475,7 +557,7 @@ class Presenter:
             self._call_turn(channel_id, user_id)
             return
         self.panels[(channel_id, user_id)] = PanelSlot(
-            message.edit, since, panel.action_no, self.outbox(channel_id).posted
+            message.edit, since, panel.action_no, self.outbox(channel_id).posted, lang=lang
         )
         self.bot.tables.turn_shown(channel_id, snapshot.turn)
 
@@ -489,30 +571,49 @@ class Presenter:
         ):
             return
         self.called[channel_id] = snapshot.turn
+        lang = self.lang(snapshot.guild_id)
         view = discord.ui.View(timeout=None)
-        view.add_item(TableButton("cards", snapshot.table_id))
-        self.post(channel_id, f"▶ <@{user_id}>, your turn.", mention=user_id, view=view)
+        view.add_item(TableButton("cards", snapshot.table_id, lang))
+        self.post(
+            channel_id, T(lang, "▶ <@{user}>, your turn.", user=user_id), mention=user_id, view=view
+        )
 
 
-def _poverty_text(name: str, event: ev.PovertyStep) -> str:
+def _poverty_text(name: str, event: ev.PovertyStep, lang: str) -> str:
     if event.step == "put_down":
-        return f"🪙 **{name}** is poor (Armut) and puts down three cards. Who takes them?"
+        return T(
+            lang,
+            "🪙 **{name}** is poor (Armut) and puts down three cards. Who takes them?",
+            name=name,
+        )
     if event.step == "accepted":
-        return f"🤝 **{name}** takes the poverty."
+        return T(lang, "🤝 **{name}** takes the poverty.", name=name)
     if event.step == "declined":
-        return f"{name} declines the poverty."
-    return f"**{name}** gives three cards back, {event.trumps_returned} of them trumps."
+        return T(lang, "{name} declines the poverty.", name=name)
+    return T(
+        lang,
+        "**{name}** gives three cards back, {trumps} of them trumps.",
+        name=name,
+        trumps=event.trumps_returned,
+    )
 
 
 def _marriage_text(
-    name: Callable[[int, int], str], channel_id: int, event: ev.MarriageSettled
+    name: Callable[[int, int], str], channel_id: int, event: ev.MarriageSettled, lang: str
 ) -> str:
     bride = name(channel_id, event.seat)
     if event.partner is None:
-        return f"💍 **{bride}** won the first three tricks and plays the marriage alone."
-    return (
-        f"💍 **{name(channel_id, event.partner)}** won trick {event.trick} and plays "
-        f"with **{bride}** (marriage)."
+        return T(
+            lang,
+            "💍 **{name}** won the first three tricks and plays the marriage alone.",
+            name=bride,
+        )
+    return T(
+        lang,
+        "💍 **{partner}** won trick {trick} and plays with **{name}** (marriage).",
+        partner=name(channel_id, event.partner),
+        trick=event.trick,
+        name=bride,
     )
 
 

@@ -84,7 +84,10 @@ class DokoBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         from cogs import doko
+        from cogs.commands import Translator
 
+        # German command names and descriptions for the de locale (cogs/commands.py).
+        await self.tree.set_translator(Translator())
         self.storage = await Storage.open(self.db_path)
         cog = doko.DokoCog(self)
         self.tables = TableService(

@@ -192,12 +192,14 @@ def _check_turn(state: GameState, seat: int, phase: Phase, doing: str) -> None:
         if state.phase is Phase.FINISHED:
             raise IllegalActionError("The game is over", code="game_over")
         raise IllegalActionError(
-            f"You cannot {doing} now: the game is in the {state.phase.value} phase",
+            "You cannot {doing} now: the game is in the {phase} phase",
             code="wrong_phase",
+            doing=doing,
+            phase=state.phase.value,
         )
     if seat != state.to_act:
         raise IllegalActionError(
-            f"It is seat {state.to_act}'s turn", code="not_your_turn", seat=state.to_act
+            "It is seat {turn}'s turn", code="not_your_turn", seat=state.to_act, turn=state.to_act
         )
 
 
@@ -225,7 +227,7 @@ def _apply_play(state: GameState, action: Play) -> GameState:
         index = hand.index(card)
     except ValueError:
         name = getattr(card, "name", repr(card))
-        raise IllegalActionError(f"You do not hold {name}", code="not_in_hand") from None
+        raise IllegalActionError("You do not hold {card}", code="not_in_hand", card=name) from None
     trick = state.trick
     order = state.parties.order
     if trick:
@@ -234,9 +236,17 @@ def _apply_play(state: GameState, action: Play) -> GameState:
         if cls[card] != led:
             for held in hand:
                 if cls[held] == led:
-                    what = "play a trump" if led == TRUMP else f"follow {order.describe_class(led)}"
+                    if led == TRUMP:
+                        raise IllegalActionError(
+                            "You must play a trump: you hold {card}",
+                            code="must_follow",
+                            card=held.name,
+                        )
                     raise IllegalActionError(
-                        f"You must {what}: you hold {held.name}", code="must_follow"
+                        "You must follow {suit}: you hold {card}",
+                        code="must_follow",
+                        suit=order.describe_class(led),
+                        card=held.name,
                     )
     new_hand = hand[:index] + hand[index + 1 :]
     hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
@@ -349,11 +359,14 @@ def _announce_refusal(state: GameState, seat: int, level: int) -> IllegalActionE
     own = calls.level(party)
     name = _level_name(level, party)
     if level <= own:
-        return IllegalActionError(f"{name} has already been announced", code="already")
+        return IllegalActionError(
+            "{announcement} has already been announced", code="already", announcement=name
+        )
     if calls.barred(party):
         return IllegalActionError(
-            f"{_party_word(party)} replied late, so it may make no further announcement",
+            "{party_word} replied late, so it may make no further announcement",
             code="barred",
+            party_word=_party_word(party),
         )
     played = state.cards_played(seat)
     shift = parties.shift
@@ -369,19 +382,34 @@ def _announce_refusal(state: GameState, seat: int, level: int) -> IllegalActionE
             if opp < 0:
                 return _too_late(name, word, size - played, size - 1 - shift, level)
             if played > reply_limit:
-                their = _party_word(party.other)
                 if opp > 0:
-                    their += f"'s {_level_name(opp, party.other)}"
+                    return IllegalActionError(
+                        "Too late for {announcement}: you have {have} cards, a reply to "
+                        "{party_word}'s {word} needs {need}",
+                        code="too_late",
+                        announcement=name,
+                        have=size - played,
+                        party_word=_party_word(party.other),
+                        word=_level_name(opp, party.other),
+                        need=size - reply_limit,
+                    )
                 return IllegalActionError(
-                    f"Too late for {name}: you have {size - played} cards, a reply to {their} "
-                    f"needs {size - reply_limit}",
+                    "Too late for {announcement}: you have {have} cards, a reply to "
+                    "{party_word} needs {need}",
                     code="too_late",
+                    announcement=name,
+                    have=size - played,
+                    party_word=_party_word(party.other),
+                    need=size - reply_limit,
                 )
             if level > 0:
                 return IllegalActionError(
-                    f"Too late for {name}: you have {size - played} cards; a reply may only "
-                    f"say {word}",
+                    "Too late for {announcement}: you have {have} cards; a reply may only "
+                    "say {party_word}",
                     code="too_late",
+                    announcement=name,
+                    have=size - played,
+                    party_word=word,
                 )
         lowest = 1
     if level >= lowest and played > lowest + 1 + shift:
@@ -393,12 +421,21 @@ def _announce_refusal(state: GameState, seat: int, level: int) -> IllegalActionE
 
 def _too_late(name: str, binding: str, have: int, need: int, level: int) -> IllegalActionError:
     if binding == name:
-        text = f"Too late for {name}: you have {have} cards, {name} needs {need}"
-    else:
-        text = (
-            f"Too late for {name} ({binding} first): you have {have} cards, {binding} needs {need}"
+        return IllegalActionError(
+            "Too late for {announcement}: you have {have} cards, {announcement} needs {need}",
+            code="too_late",
+            announcement=name,
+            have=have,
+            need=need,
         )
-    return IllegalActionError(text, code="too_late")
+    return IllegalActionError(
+        "Too late for {announcement} ({word} first): you have {have} cards, {word} needs {need}",
+        code="too_late",
+        announcement=name,
+        word=binding,
+        have=have,
+        need=need,
+    )
 
 
 def _apply_announce(state: GameState, action: Announce) -> GameState:
@@ -438,30 +475,34 @@ def _apply_announce(state: GameState, action: Announce) -> GameState:
 # --------------------------------------------------------------------------- bidding
 
 
-def _bid_refusal(state: GameState, seat: int, bid: Reservation) -> str | None:
+def _bid_refusal(state: GameState, seat: int, bid: Reservation) -> IllegalActionError | None:
     """Why ``seat`` may not say ``bid``, or ``None`` if it may (docs/rules.md §4, §5)."""
     rules = state.setup.rules
     hand = state.hands[seat]
+
+    def refuse(template: str, **params: Any) -> IllegalActionError:
+        return IllegalActionError(template, code="bid_refused", **params)
+
     if state.setup.forced == seat and not bid.is_solo:
-        return "You must play your compulsory solo now (Vorführen): choose a solo"
+        return refuse("You must play your compulsory solo now (Vorführen): choose a solo")
     if bid is Reservation.HEALTHY:
         return None
     if bid is Reservation.MARRIAGE:
         if hand.count(Card.CQ) < 2:
-            return "A marriage needs both queens of clubs"
+            return refuse("A marriage needs both queens of clubs")
         return None
     if bid is Reservation.POVERTY:
         if not rules.poverty:
-            return "Poverty is not played under these rules"
+            return refuse("Poverty is not played under these rules")
         trumps = trump_count(hand, fox_counts=rules.poverty_fox_counts)
         if trumps > 3:
-            return f"Poverty needs at most 3 trumps; you hold {trumps}"
+            return refuse("Poverty needs at most 3 trumps; you hold {trumps}", trumps=trumps)
         return None
     if bid is Reservation.THROW:
-        return "Throwing in the cards is not allowed under these rules"
+        return refuse("Throwing in the cards is not allowed under these rules")
     solo = SoloType(bid.value[5:])
     if solo not in rules.solos:
-        return f"The {solo.value} solo is not allowed under these rules"
+        return refuse("The {solo} solo is not allowed under these rules", solo=solo.value)
     return None
 
 
@@ -472,9 +513,9 @@ def _apply_bid(state: GameState, action: Bid) -> GameState:
         bid = Reservation(action.reservation)
     except ValueError:
         raise IllegalActionError(f"unknown bid {action.reservation!r}", code="unknown") from None
-    reason = _bid_refusal(state, seat, bid)
-    if reason is not None:
-        raise IllegalActionError(reason, code="bid_refused")
+    refusal = _bid_refusal(state, seat, bid)
+    if refusal is not None:
+        raise refusal
     bids = state.bids + (bid,)
     actions = state.actions + (action,)
     if state.setup.forced is None and len(bids) < 4:
@@ -559,15 +600,25 @@ def poverty_trumps_required(state: GameState, hand: Iterable[Card]) -> list[Card
     return [c for c in hand if cls[c] == TRUMP and (fox or c != _DA)]
 
 
-def _pass_refusal(state: GameState, hand: tuple[Card, ...], cards: tuple[Card, ...]) -> str | None:
+def _pass_refusal(
+    state: GameState, hand: tuple[Card, ...], cards: tuple[Card, ...]
+) -> IllegalActionError | None:
     if len(cards) != 3:
-        return f"Put down exactly 3 cards, not {len(cards)}"
+        return IllegalActionError(
+            "Put down exactly 3 cards, not {count}", code="bad_cards", count=len(cards)
+        )
     missing = Counter(cards) - Counter(hand)
     if missing:
-        return f"You do not hold {next(iter(missing)).name}"
+        return IllegalActionError(
+            "You do not hold {card}", code="bad_cards", card=next(iter(missing)).name
+        )
     left = Counter(poverty_trumps_required(state, hand)) - Counter(cards)
     if left:
-        return f"You must put down all your trumps: {next(iter(left)).name} is missing"
+        return IllegalActionError(
+            "You must put down all your trumps: {card} is missing",
+            code="bad_cards",
+            card=next(iter(left)).name,
+        )
     return None
 
 
@@ -580,9 +631,9 @@ def _apply_pass(state: GameState, action: PassCards) -> GameState:
         raise IllegalActionError("The cards have already been put down", code="wrong_step")
     cards = tuple(action.cards)
     hand = state.hands[seat]
-    reason = _pass_refusal(state, hand, cards)
-    if reason is not None:
-        raise IllegalActionError(reason, code="bad_cards")
+    refusal = _pass_refusal(state, hand, cards)
+    if refusal is not None:
+        raise refusal
     hands = _set_hand(state.hands, seat, _without(hand, cards))
     return _replace(
         state,
@@ -629,10 +680,14 @@ def _apply_return(state: GameState, action: ReturnCards) -> GameState:
     cards = tuple(action.cards)
     hand = state.hands[seat]
     if len(cards) != 3:
-        raise IllegalActionError(f"Give back exactly 3 cards, not {len(cards)}", code="bad_cards")
+        raise IllegalActionError(
+            "Give back exactly 3 cards, not {count}", code="bad_cards", count=len(cards)
+        )
     missing = Counter(cards) - Counter(hand)
     if missing:
-        raise IllegalActionError(f"You do not hold {next(iter(missing)).name}", code="bad_cards")
+        raise IllegalActionError(
+            "You do not hold {card}", code="bad_cards", card=next(iter(missing)).name
+        )
     hands = _set_hand(state.hands, seat, _without(hand, cards))
     hands = _set_hand(hands, poverty.poor, hands[poverty.poor] + cards)
     re = tuple(s in (poverty.poor, seat) for s in range(4))

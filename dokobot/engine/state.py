@@ -21,11 +21,25 @@ class Phase(enum.StrEnum):
 
 
 class IllegalActionError(ValueError):
-    """An action the rules refuse; ``str(error)`` is a sentence for the player."""
+    """An action the rules refuse; ``str(error)`` is a sentence for the player.
 
-    def __init__(self, message: str, *, code: str = "illegal", seat: int | None = None) -> None:
+    ``template`` and ``params`` keep the sentence apart from its values, so that
+    it can be shown in the player's language (``str`` is the English).
+    """
+
+    def __init__(
+        self,
+        template: str,
+        *,
+        code: str = "illegal",
+        seat: int | None = None,
+        **params: object,
+    ) -> None:
+        message = template.format(**params) if params else template
         super().__init__(message)
         self.message = message
+        self.template = template
+        self.params = params
         #: A machine-readable reason: ``not_your_turn``, ``must_follow``, ``too_late`` …
         self.code = code
         #: For ``not_your_turn``: the seat whose turn it is.

@@ -7,6 +7,8 @@ from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
+from dokobot.i18n import DEFAULT, T
+
 from .assets import (
     FELT,
     FELT_DARK,
@@ -42,7 +44,11 @@ def _colour(value: int) -> tuple[int, int, int, int]:
 
 
 def render_result(
-    result: Mapping[str, Any], names: Sequence[str], *, title: str | None = None
+    result: Mapping[str, Any],
+    names: Sequence[str],
+    *,
+    title: str | None = None,
+    lang: str = DEFAULT,
 ) -> bytes:
     """PNG of a finished game: contract, teams with card points, breakdown, score changes."""
     width = 620
@@ -51,7 +57,7 @@ def render_result(
     image = Image.new("RGBA", (width, height), FELT)
     draw = ImageDraw.Draw(image)
     y = PAD
-    heading = title or contract_name(result.get("contract"))
+    heading = title or contract_name(result.get("contract"), lang)
     text, f = fit_text(draw, heading, width - 2 * PAD, 26, bold=True)
     draw.text((PAD, y), text, font=f, fill=INK)
     y += 44
@@ -59,7 +65,10 @@ def render_result(
     winner = result.get("winner")
     if result.get("redeal"):
         draw.text(
-            (PAD, y), "Nobody took the poverty: redeal by the same dealer.", font=body, fill=INK
+            (PAD, y),
+            T(lang, "Nobody took the poverty: redeal by the same dealer."),
+            font=body,
+            fill=INK,
         )
         return to_png(image.crop((0, 0, width, y + LINE + PAD)))
     # Both party lines at one size: the loser's line is not set smaller (bold is
@@ -75,10 +84,16 @@ def render_result(
         points = result["card_points"][party]
         tricks = result["tricks_won"][party]
         draw.text(
-            (width - PAD, y), f"{points} · {tricks} tricks", font=body, fill=colour, anchor="ra"
+            (width - PAD, y),
+            T(lang, "{points} · {tricks} tricks", points=points, tricks=tricks),
+            font=body,
+            fill=colour,
+            anchor="ra",
         )
         y += LINE
-    verdict = f"{party_name(winner)} wins" if winner else "Nobody wins"
+    verdict = (
+        T(lang, "{party} wins", party=party_name(winner)) if winner else T(lang, "Nobody wins")
+    )
     draw.text((PAD, y), verdict, font=bold, fill=GOLD)
     y += LINE + 4
     draw.line((PAD, y, width - PAD, y), fill=MUTED, width=1)
@@ -87,7 +102,7 @@ def render_result(
     # extra points are subtracted (docs/rules.md §8), so the column sums to the value.
     side = winner or "re"
     for item, party, points in signed_breakdown(dict(result)):
-        text, f = fit_text(draw, item_name(item), width - 2 * PAD - 170, 18)
+        text, f = fit_text(draw, item_name(item, lang), width - 2 * PAD - 170, 18)
         draw.text((PAD, y), text, font=f, fill=INK)
         draw.text((width - PAD - 70, y), party_name(party), font=body, fill=MUTED, anchor="ra")
         fill = INK if points >= 0 else RED
@@ -96,9 +111,14 @@ def render_result(
     draw.line((PAD, y, width - PAD, y), fill=MUTED, width=1)
     y += 10
     value = result["game_value"]
-    solo = " (soloist ×3)" if result.get("soloist") is not None else ""
-    scored_for = f" for {party_name(side)}" if breakdown else ""
-    draw.text((PAD, y), f"Game value{scored_for}{solo}", font=bold, fill=INK)
+    label = (
+        T(lang, "Game value for {party}", party=party_name(side))
+        if breakdown
+        else T(lang, "Game value")
+    )
+    if result.get("soloist") is not None:
+        label += T(lang, " (soloist ×3)")
+    draw.text((PAD, y), label, font=bold, fill=INK)
     draw.text((width - PAD, y), str(value), font=bold, fill=INK, anchor="ra")
     y += LINE + 8
     cell = (width - 2 * PAD) // 4
@@ -144,10 +164,11 @@ def render_score_sheet(
     rows: Sequence[SheetLine],
     totals: Sequence[int],
     *,
-    title: str = "Score sheet",
+    title: str | None = None,
     max_rows: int = 16,
     stake: float | None = None,
     currency: str = "€",
+    lang: str = DEFAULT,
 ) -> bytes:
     """PNG of the paper list: a column per player with running totals, a row per game.
 
@@ -163,7 +184,7 @@ def render_score_sheet(
     height += LINE * 2 if stake else LINE
     image = Image.new("RGBA", (width, height), FELT)
     draw = ImageDraw.Draw(image)
-    draw.text((PAD, PAD), title, font=font(24, bold=True), fill=INK)
+    draw.text((PAD, PAD), title or T(lang, "Score sheet"), font=font(24, bold=True), fill=INK)
     y = PAD + 40
     small, body, bold = font(14), font(17), font(18, bold=True)
     x0 = PAD + first
@@ -175,10 +196,12 @@ def render_score_sheet(
             x = x0 + seat * col + col - 8
             draw.text((x, y + i * step), line, font=f, fill=INK, anchor="ra")
     xv = x0 + 4 * col
-    draw.text((xv + value_col - 8, y + 2), "Value", font=small, fill=MUTED, anchor="ra")
+    draw.text((xv + value_col - 8, y + 2), T(lang, "Value"), font=small, fill=MUTED, anchor="ra")
     y += max(LINE, step * max(len(n) for n in name_lines) + 6)
     if hidden:
-        draw.text((PAD, y), f"… {hidden} earlier games", font=small, fill=MUTED)
+        draw.text(
+            (PAD, y), T(lang, "… {count} earlier games", count=hidden), font=small, fill=MUTED
+        )
         y += LINE
     for row in shown:
         if row.soloist is not None:
@@ -192,14 +215,14 @@ def render_score_sheet(
             total = row.totals[seat]
             draw.text((x, y), str(total), font=body, fill=INK, anchor="ra")
             if seat == row.dealer:
-                draw.text((x - 56, y + 3), "D", font=small, fill=MUTED, anchor="ra")
+                draw.text((x - 56, y + 3), T(lang, "D"), font=small, fill=MUTED, anchor="ra")
             if seat == row.soloist:
                 draw.text((x - 70, y), "★", font=body, fill=GOLD, anchor="ra")
         if row.game_value is not None:
             draw.text(
                 (xv + value_col - 8, y), str(row.game_value), font=body, fill=INK, anchor="ra"
             )
-        tag = SHORT_CONTRACTS.get(row.contract or "", "") if row.contract else "Redeal"
+        tag = SHORT_CONTRACTS.get(row.contract or "", "") if row.contract else T(lang, "Redeal")
         if tag:
             text, f = fit_text(draw, tag, tag_col - 12, 15)
             draw.text(
@@ -219,7 +242,7 @@ def render_score_sheet(
         )
     if stake:
         y += LINE
-        draw.text((PAD, y + 3), "Balance", font=small, fill=MUTED)
+        draw.text((PAD, y + 3), T(lang, "Balance"), font=small, fill=MUTED)
         for seat, cents in enumerate(balances(totals, stake)):
             sign = "+" if cents > 0 else "−" if cents < 0 else ""
             draw.text(
@@ -230,9 +253,14 @@ def render_score_sheet(
                 anchor="ra",
             )
     y += LINE + 4
-    legend = "D dealer · ★ solo · shaded: a solo game"
+    legend = T(lang, "D dealer · ★ solo · shaded: a solo game")
     if stake:
-        legend += f" · Balance at {stake:.2f} {currency} per point: + receives, − pays"
+        legend += T(
+            lang,
+            " · Balance at {stake} {currency} per point: + receives, − pays",
+            stake=f"{stake:.2f}",
+            currency=currency,
+        )
     text, f = fit_text(draw, legend, width - 2 * PAD, 14, minimum=12)
     draw.text((PAD, y), text, font=f, fill=MUTED)
     return to_png(image.crop((0, 0, width, y + LINE)))
@@ -255,21 +283,28 @@ class BoardLine(Protocol):
     def average(self) -> float: ...
 
 
-def render_leaderboard(rows: Sequence[BoardLine], *, title: str = "Leaderboard") -> bytes:
+def render_leaderboard(
+    rows: Sequence[BoardLine], *, title: str | None = None, lang: str = DEFAULT
+) -> bytes:
     """PNG of a server ranking: rank, name, points, games, win rate, average."""
     width = 640
     height = PAD * 2 + 44 + LINE + LINE * max(1, len(rows)) + 8
     image = Image.new("RGBA", (width, height), FELT)
     draw = ImageDraw.Draw(image)
-    draw.text((PAD, PAD), title, font=font(24, bold=True), fill=INK)
+    draw.text((PAD, PAD), title or T(lang, "Leaderboard"), font=font(24, bold=True), fill=INK)
     y = PAD + 44
     small, body = font(14), font(17)
-    columns = [("Points", 390), ("Games", 470), ("Won", 550), ("Ø", width - PAD)]
+    columns = [
+        (T(lang, "Points"), 390),
+        (T(lang, "Games"), 470),
+        (T(lang, "Won"), 550),
+        ("Ø", width - PAD),
+    ]
     for label, x in columns:
         draw.text((x, y + 2), label, font=small, fill=MUTED, anchor="ra")
     y += LINE
     if not rows:
-        draw.text((PAD, y), "No games yet.", font=body, fill=MUTED)
+        draw.text((PAD, y), T(lang, "No games yet."), font=body, fill=MUTED)
     medals = {1: GOLD, 2: (205, 210, 215, 255), 3: (214, 150, 90, 255)}
     for row in rows:
         colour = medals.get(row.rank, INK)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw, ImageFont
 
 from dokobot.engine import Card
+from dokobot.i18n import DEFAULT, T
 
 from .assets import (
     CARD_H,
@@ -55,6 +56,7 @@ def render_trick(
     title: str | None = None,
     contract: str | None = None,
     soloist: int | None = None,
+    lang: str = DEFAULT,
 ) -> bytes:
     """PNG of a trick: ``cards`` as (seat, card) in play order.
 
@@ -92,7 +94,7 @@ def render_trick(
     for seat in range(4):
         _name(draw, positions[seat], lines[seat], f, seat == winner)
     if contract is not None:
-        words = contract_name(contract)
+        words = contract_name(contract, lang)
         if soloist is not None:
             words += f" · ★ {names[soloist]}"
         text, small = fit_text(draw, words, WIDTH - 32, 16)
@@ -101,7 +103,11 @@ def render_trick(
         draw.text((16, 14), title, font=font(20, bold=True), fill=INK)
     if points is not None:
         draw.text(
-            (WIDTH - 16, 14), f"{points} points", font=font(20, bold=True), fill=INK, anchor="ra"
+            (WIDTH - 16, 14),
+            T(lang, "{points} points", points=points),
+            font=font(20, bold=True),
+            fill=INK,
+            anchor="ra",
         )
     return to_png(image)
 

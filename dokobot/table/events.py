@@ -109,7 +109,9 @@ class TurnTimedOut(Event):
 
     seat: int
     player_id: int
+    #: What the AI did, a catalogue text ("played {card}", "said healthy" …).
     what: str
+    card: str | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -45,6 +45,7 @@ from dokobot.engine import (
 from dokobot.engine import apply as engine_apply
 from dokobot.engine.record import action_to_json
 from dokobot.engine.view import trumps_returned
+from dokobot.i18n import N_, T
 from dokobot.storage import Storage
 
 from . import events as ev
@@ -59,12 +60,21 @@ DEFAULT_AI = "heuristic"
 
 
 class TableError(Exception):
-    """A refused request, with a sentence for the user who made it (and only them)."""
+    """A refused request, with a sentence for the user who made it (and only them).
 
-    def __init__(self, message: str, code: str = "refused") -> None:
-        super().__init__(message)
-        self.message = message
+    The sentence is kept as its catalogue id and values: ``text(lang)`` says it in
+    the user's language, ``message`` in English.
+    """
+
+    def __init__(self, template: str, code: str = "refused", **params: Any) -> None:
+        self.template = template
+        self.params = params
+        self.message = template.format(**params) if params else template
+        super().__init__(self.message)
         self.code = code
+
+    def text(self, lang: str) -> str:
+        return T(lang, self.template, **self.params)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -456,7 +466,9 @@ class TableService:
                 self._changed(table)
                 return self._snapshot(table)
             if seat is not None:
-                raise TableError(f"You already sit at this table (seat {seat + 1}).", "seated")
+                raise TableError(
+                    "You already sit at this table (seat {seat}).", "seated", seat=seat + 1
+                )
             if table.status == "playing":
                 back = [
                     i
@@ -544,7 +556,7 @@ class TableService:
         if not force:
             self._owner_only(table, user_id)
         if not 0 <= seat <= 3 or table.seats[seat] is None:
-            raise TableError(f"Seat {seat + 1} is empty.", "empty")
+            raise TableError("Seat {seat} is empty.", "empty", seat=seat + 1)
         target = table.seats[seat]
         assert target is not None
         if target.player_id == user_id and replacement is None:
@@ -552,7 +564,9 @@ class TableService:
         if replacement is not None:
             async with table.lock:
                 if table.seat_of(replacement.user_id) is not None:
-                    raise TableError(f"{replacement.name} sits at this table already.", "seated")
+                    raise TableError(
+                        "{name} sits at this table already.", "seated", name=replacement.name
+                    )
                 await self.storage.players.upsert(replacement.user_id, replacement.name)
                 self._take_seat(table, seat, replacement)
                 await self._save_seats(table)
@@ -570,7 +584,12 @@ class TableService:
     async def add_ai(self, channel_id: int, user_id: int, level: str = DEFAULT_AI) -> TableSnapshot:
         table = self._table(channel_id)
         if level not in LEVELS:
-            raise TableError(f"Unknown AI level {level!r}: choose {', '.join(LEVELS)}.", "level")
+            raise TableError(
+                "Unknown AI level {level}: choose {levels}.",
+                "level",
+                level=repr(level),
+                levels=", ".join(LEVELS),
+            )
         async with table.lock:
             if user_id != table.owner_id:
                 self._seated(table, user_id)
@@ -591,7 +610,12 @@ class TableService:
         table = self._table(channel_id)
         self._owner_only(table, user_id)
         if ai_level not in LEVELS:
-            raise TableError(f"Unknown AI level {ai_level!r}: choose {', '.join(LEVELS)}.", "level")
+            raise TableError(
+                "Unknown AI level {level}: choose {levels}.",
+                "level",
+                level=repr(ai_level),
+                levels=", ".join(LEVELS),
+            )
         async with table.lock:
             if table.status == "playing":
                 raise TableError("The game is already running.", "busy")
@@ -603,7 +627,8 @@ class TableService:
                 table.rules = RuleSet.from_dict(settings.rules)
             except RuleError as exc:
                 raise TableError(
-                    f"This server's rules are broken ({exc}); fix them with /doko rules."
+                    "This server's rules are broken ({problem}); fix them with /doko-admin rules.",
+                    problem=str(exc),
                 ) from None
             deals = deals if deals is not None else table.settings.get("deals")
             table.session = Session.start(table.rules, first_dealer=0, deals=deals)
@@ -710,7 +735,7 @@ class TableService:
         try:
             parsed = Card.parse(card) if isinstance(card, str) else card
         except ValueError:
-            raise TableError(f"There is no card {card!r}.", "unknown") from None
+            raise TableError("There is no card {card}.", "unknown", card=repr(card)) from None
         await self._human(channel_id, user_id, game, expected, lambda seat: Play(seat, parsed))
 
     async def bid(
@@ -719,7 +744,7 @@ class TableService:
         try:
             reservation = Reservation(word)
         except ValueError:
-            raise TableError(f"There is no reservation {word!r}.", "unknown") from None
+            raise TableError("There is no reservation {bid}.", "unknown", bid=repr(word)) from None
         await self._human(channel_id, user_id, game, expected, lambda seat: Bid(seat, reservation))
 
     async def announce(self, channel_id: int, user_id: int, word: str, *, game: int) -> None:
@@ -727,13 +752,17 @@ class TableService:
         try:
             level, named = Announcement.parse(word)
         except ValueError:
-            raise TableError(f"There is no announcement {word!r}.", "unknown") from None
+            raise TableError(
+                "There is no announcement {what}.", "unknown", what=repr(word)
+            ) from None
         table = self._table(channel_id)
         seat = self._seated(table, user_id)
         party = table.game.party(seat) if table.game else None
         if named is not None and party is not None and named is not party:
             own, other = party.value.capitalize(), named.value.capitalize()
-            raise TableError(f"You play for {own}: announce {own}, not {other}.", "party")
+            raise TableError(
+                "You play for {own}: announce {own}, not {other}.", "party", own=own, other=other
+            )
         await self._human(channel_id, user_id, game, None, lambda s: Announce(s, level))
 
     async def poverty_pass(
@@ -796,8 +825,11 @@ class TableService:
     def _owner_only(self, table: _Table, user_id: int) -> None:
         if user_id != table.owner_id:
             owner = next((s.name for s in table.seats if s and s.player_id == table.owner_id), None)
-            who = f" ({owner})" if owner else ""
-            raise TableError(f"Only the table's owner{who} can do that.", "not_owner")
+            if owner:
+                raise TableError(
+                    "Only the table's owner ({name}) can do that.", "not_owner", name=owner
+                )
+            raise TableError("Only the table's owner can do that.", "not_owner")
 
     async def _seat_ai(self, table: _Table, seat: int, level: str) -> None:
         player_id = -(100 * (list(LEVELS).index(level) + 1) + seat + 1)
@@ -870,8 +902,8 @@ class TableService:
 
     def _explain(self, table: _Table, error: IllegalActionError) -> TableError:
         if error.code == "not_your_turn" and error.seat is not None:
-            return TableError(f"It's {table.name(error.seat)}'s turn.", error.code)
-        return TableError(error.message, error.code)
+            return TableError("It's {name}'s turn.", error.code, name=table.name(error.seat))
+        return TableError(error.template, error.code, **error.params)
 
     async def _apply(self, table: _Table, seat: int, action: Action) -> None:
         """Apply, commit, then announce: the order that makes crashes lose nothing."""
@@ -1125,7 +1157,8 @@ class TableService:
             action = self._fallback.choose(player_view(state, seat), rng)
             table.timeouts[seat] += 1
             base = (table.guild_id, table.channel_id, table.table_id)
-            self._emit(ev.TurnTimedOut(*base, seat, s.player_id, describe(action)))
+            card = action.card.name if isinstance(action, Play) else None
+            self._emit(ev.TurnTimedOut(*base, seat, s.player_id, describe(action), card))
             if table.timeouts[seat] >= 2:
                 table.away.add(seat)
                 await self._save_seats(table)
@@ -1302,15 +1335,20 @@ class TableService:
 
 
 def describe(action: Action) -> str:
-    """A short public description of an action (never reveals a hand)."""
+    """A short public description of an action, a catalogue text (never reveals a hand);
+    ``{card}`` stands for the card of a play."""
     if isinstance(action, Play):
-        return f"played {action.card.label}"
+        return N_("played {card}")
     if isinstance(action, Bid):
-        return "said healthy" if action.reservation is Reservation.HEALTHY else "has a reservation"
+        return (
+            N_("said healthy")
+            if action.reservation is Reservation.HEALTHY
+            else N_("has a reservation")
+        )
     if isinstance(action, Announce):
-        return "made an announcement"
+        return N_("made an announcement")
     if isinstance(action, PovertyReply):
-        return "accepted the poverty" if action.accept else "declined the poverty"
+        return N_("accepted the poverty") if action.accept else N_("declined the poverty")
     if isinstance(action, PassCards):
-        return "put down three cards"
-    return "gave back three cards"
+        return N_("put down three cards")
+    return N_("gave back three cards")

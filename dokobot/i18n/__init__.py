@@ -1,0 +1,124 @@
+"""Every text a user reads, in German and English: one gettext catalogue per language.
+
+The English text is the message id (``T(lang, "Your turn, {name}.", name=…)``);
+``dokobot/i18n/de.po`` and ``en.po`` hold the catalogues, read with Babel. Where a
+text is made before its reader's language is known (a refused move, a table
+error), it is kept as its id and parameters and translated when it is shown.
+
+Parameters named in ``TERMS`` (an announcement, a phase …) are words, not
+names: they are looked up as terms (message context ``term``), so a sentence and
+the words in it come out in one language. Player names are never translated.
+"""
+
+from __future__ import annotations
+
+import io
+import string
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+LANGS = ("en", "de")
+#: Parameters whose values are words of the game, translated with the sentence.
+TERMS = frozenset({"announcement", "phase", "solo", "doing", "party_word", "word"})
+DEFAULT = "en"
+CATALOGUES = Path(__file__).resolve().parent
+
+
+def N_(message: str) -> str:
+    """Mark a text for the catalogue; it is translated later, where it is shown."""
+    return message
+
+
+@cache
+def translations(lang: str) -> Translations:
+    """The catalogue of ``lang`` (``en`` or ``de``), compiled once per process."""
+    with open(CATALOGUES / f"{lang}.po", "rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(compiled)
+
+
+def lang_of(locale: object) -> str:
+    """``de``, ``de-AT`` or ``discord.Locale.german`` → ``de``; everything else English."""
+    value = str(getattr(locale, "value", locale) or "")
+    return "de" if value.lower().startswith("de") else DEFAULT
+
+
+def term(lang: str, word: str) -> str:
+    """A word used inside sentences (an announcement, a phase, a solo) in ``lang``."""
+    return str(translations(lang).pgettext("term", word))
+
+
+def T(lang: str, message: str, /, **params: Any) -> str:
+    """``message`` in ``lang``, its ``{placeholders}`` filled (terms translated too)."""
+    text = translations(lang).gettext(message)
+    if not params:
+        return text
+    return text.format(**_filled(lang, params))
+
+
+def _filled(lang: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    out = {}
+    for key, value in params.items():
+        if key in TERMS and isinstance(value, str):
+            value = term(lang, value)
+        elif key == "card" and isinstance(value, str):
+            value = _card_label(value)
+        out[key] = value
+    return out
+
+
+def _card_label(name: str) -> str:
+    """``S10`` → ``♠10``: on screen cards carry their suit symbol (records keep names)."""
+    from dokobot.engine import Card
+
+    try:
+        return Card.parse(name).label
+    except ValueError:
+        return name
+
+
+def TN(lang: str, singular: str, plural: str, count: int, /, **params: Any) -> str:
+    """The singular or plural form for ``count`` (``{count}`` is filled in)."""
+    text = translations(lang).ngettext(singular, plural, count)
+    return text.format(count=count, **_filled(lang, params))
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{names}`` a text fills in."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+class Text:
+    """A text whose reader is not known yet: its message id and parameters."""
+
+    __slots__ = ("message", "params")
+
+    def __init__(self, message: str, params: Mapping[str, Any] | None = None) -> None:
+        self.message = message
+        self.params = dict(params or {})
+
+    def __call__(self, lang: str) -> str:
+        return T(lang, self.message, **self.params)
+
+    def __str__(self) -> str:
+        return self(DEFAULT)
+
+
+def join(lang: str, parts: Iterable[str]) -> str:
+    """``a, b and c`` in ``lang``."""
+    items = list(parts)
+    if len(items) < 2:
+        return "".join(items)
+    return T(lang, "{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
+
+
+__all__ = ["DEFAULT", "LANGS", "N_", "TN", "T", "Text", "join", "lang_of", "placeholders", "term"]
