@@ -14,13 +14,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from dokobot.engine import NORMAL_ORDER, RuleError, RuleSet, SoloType, card_order
-from dokobot.i18n import N_, T, lang_of
+from dokobot.i18n import N_, T, card_label, lang_of
+from dokobot.i18n.cards import card_from_text
 from dokobot.render import render_leaderboard, render_score_sheet, sort_hand
 from dokobot.render.text import announcement_name, bid_label, contract_name
 from dokobot.storage import Period
 from dokobot.table.service import Member, Panel, TableError
 
-from .cards import card_from_text
 from .commands import PERIODS, locale_str
 from .panels import (
     DYNAMIC_ITEMS,
@@ -406,7 +406,7 @@ class DokoCog(
             typed = None
         wanted = current.strip().upper()
         return [
-            app_commands.Choice(name=card.label, value=card.name)
+            app_commands.Choice(name=card_label(card, lang_of(interaction.locale)), value=card.name)
             for card in sort_hand(list(panel.playable), order)
             if not wanted or card == typed or wanted in card.name or wanted in card.label.upper()
         ][:25]

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 
 from dokobot.engine import NORMAL_ORDER, Card, Phase, card_order
-from dokobot.i18n import N_, T
+from dokobot.i18n import N_, T, card_label
 from dokobot.render import render_hand, sort_hand
 from dokobot.render.text import announcement_name, bid_label, contract_name, party_name
 from dokobot.table.service import Panel, TableSnapshot
@@ -80,9 +80,10 @@ class CardButton(
         *,
         disabled: bool = False,
         row: int | None = None,
+        lang: str = "en",
     ) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=f"{index + 1} · {card.label}",
+            label=f"{index + 1} · {card_label(card, lang)}",
             style=discord.ButtonStyle.primary if not disabled else discord.ButtonStyle.secondary,
             custom_id=f"doko:c:{table_id}:{game}:{n}:{index}:{card.name}",
             disabled=disabled,
@@ -253,7 +254,7 @@ class CardsSelect(
             else T(lang, "Give back three cards")
         )
         options = [
-            discord.SelectOption(label=f"{i + 1} · {c.label}", value=f"{i}:{c.name}")
+            discord.SelectOption(label=f"{i + 1} · {card_label(c, lang)}", value=f"{i}:{c.name}")
             for i, c in enumerate(cards or [])
         ]
         select: discord.ui.Select[Any] = discord.ui.Select(
@@ -340,7 +341,7 @@ def table_text(snapshot: TableSnapshot, lang: str = "en") -> str:
         )
         lines.append(T(lang, "Announced: {made}", made=made))
     if snapshot.trick:
-        played = ", ".join(f"{names[s]} {c.label}" for s, c in snapshot.trick)
+        played = ", ".join(f"{names[s]} {card_label(c, lang)}" for s, c in snapshot.trick)
         lines.append(
             T(lang, "Trick {number}: {played}", number=snapshot.tricks_played + 1, played=played)
         )
@@ -383,7 +384,14 @@ async def hand_panel(
         for i, card in enumerate(cards):
             ui.add_item(
                 CardButton(
-                    t, g, n, i, card, disabled=not playing or card not in panel.playable, row=i // 5
+                    t,
+                    g,
+                    n,
+                    i,
+                    card,
+                    disabled=not playing or card not in panel.playable,
+                    row=i // 5,
+                    lang=lang,
                 )
             )
     elif view_.phase is Phase.BIDDING and panel.is_turn:
@@ -416,7 +424,7 @@ def panel_text(snapshot: TableSnapshot, panel: Panel, lang: str = "en") -> str:
     if panel.away:
         lines.append(T(lang, "The AI plays your seat. Press **I'm back** to take it over again."))
     if view.trick:
-        played = ", ".join(f"{names[s]} {c.label}" for s, c in view.trick)
+        played = ", ".join(f"{names[s]} {card_label(c, lang)}" for s, c in view.trick)
         lines.append(T(lang, "On the table: {played}", played=played))
     elif view.tricks:
         last = view.tricks[-1]

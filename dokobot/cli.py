@@ -260,7 +260,7 @@ def _play(args: argparse.Namespace) -> int:
     import asyncio
 
     from dokobot.storage import StorageError
-    from dokobot.terminal import default_database, play
+    from dokobot.terminal import default_database, default_lang, play
 
     rules = _rules(args.rules)
     database = Path(args.db) if args.db else default_database()
@@ -280,6 +280,7 @@ def _play(args: argparse.Namespace) -> int:
         database=database,
         rules=rules,
         new=args.new,
+        lang=args.lang or default_lang(),
     )
     try:
         return asyncio.run(coro)
@@ -385,6 +386,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="file that keeps the session (default: $XDG_DATA_HOME/dokobot/terminal.sqlite3)",
     )
     play.add_argument("--new", action="store_true", help="start a new session")
+    play.add_argument(
+        "--lang",
+        choices=("de", "en"),
+        default=None,
+        help="language (default: from the environment's locale, LANG)",
+    )
     play.set_defaults(handler=_play)
 
     replay = command("replay", "check a game record and print its outcome as JSON")

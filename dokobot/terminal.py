@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from dokobot.engine import (
     NORMAL_ORDER,
@@ -27,9 +27,12 @@ from dokobot.engine import (
     card_order,
     parse_cards,
 )
+from dokobot.i18n import DEFAULT, LANGS, N_, T, card_label, lang_of
+from dokobot.i18n.cards import card_from_text
 from dokobot.render.hand import sort_hand
 from dokobot.render.text import (
     announcement_name,
+    bid_label,
     bid_name,
     contract_name,
     item_name,
@@ -43,11 +46,22 @@ from dokobot.table.service import Member, Panel, TableError, TableService
 GUILD = 0
 CHANNEL = 1
 YOU = Member(1, "You")
-HELP = (
+HELP = N_(
     "Type the number of your choice or its name: a card as CQ or ♣Q, a bid as healthy "
     "or queen solo, an announcement as re or no 90, three cards as 'D9 DK DA'. "
     "q quits (the session is saved), ? shows this help."
 )
+QUIT_WORDS = ("q", "quit", "exit", "ende")
+HELP_WORDS = ("?", "h", "help", "hilfe")
+
+
+def default_lang() -> str:
+    """German when the environment's locale is German (LC_ALL, LC_MESSAGES, LANG)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return lang_of(value)
+    return DEFAULT
 
 
 def default_database() -> Path:
@@ -81,10 +95,12 @@ class TerminalGame:
         read: Callable[[str], str],
         out: TextIO,
         games: int | None = None,
+        lang: str = DEFAULT,
     ) -> None:
         self.service = service
         self.read = read
         self.out = out
+        self.lang = lang
         #: Stop after this many games (``None``: ask after each game).
         self.games = games
         self.events: asyncio.Queue[ev.Event] = asyncio.Queue()
@@ -95,6 +111,9 @@ class TerminalGame:
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
+
+    def t(self, message: str, /, **params: Any) -> str:
+        return T(self.lang, message, **params)
 
     async def ask(self, prompt: str) -> str:
         """Read one line on a daemon thread, so Ctrl-C never waits for Enter."""
@@ -124,14 +143,35 @@ class TerminalGame:
 
     def name(self, seat: int) -> str:
         snap = self.service.snapshot(CHANNEL)
-        return snap.names[seat] if snap else f"Player {seat + 1}"
+        if snap is None:
+            return self.t("Player {number}", number=seat + 1)
+        return self.names(snap.names)[seat]
 
-    def does(self, seat: int, verb: str, rest: str = "") -> str:
-        """``You deal`` but ``Bot Anna deals``."""
-        who = self.name(seat)
-        if who != YOU.name:
-            verb = {"are": "is"}.get(verb, verb + "s")
-        return f"{who} {verb}{rest}"
+    def names(self, names: tuple[str, ...]) -> list[str]:
+        """The seats' names, with "You" in the player's language."""
+        return [self.t("You") if n == YOU.name else n for n in names]
+
+    def is_you(self, seat: int) -> bool:
+        snap = self.service.snapshot(CHANNEL)
+        return (
+            snap is not None
+            and snap.seats[seat] is not None
+            and (
+                snap.seats[seat].player_id == YOU.user_id  # type: ignore[union-attr]
+            )
+        )
+
+    def of(self, seat: int, contract: str) -> str:
+        """``Queen solo of Anna``, or ``Queen solo (yours)``."""
+        return self.who(
+            seat, N_("{contract} (yours)"), N_("{contract} of {name}"), contract=contract
+        )
+
+    def who(self, seat: int, yours: str, theirs: str, /, **params: Any) -> str:
+        """``You deal`` or ``Bot Anna deals``: a sentence for each, as languages need."""
+        if self.is_you(seat):
+            return self.t(yours, **params)
+        return self.t(theirs, name=self.name(seat), **params)
 
     # ------------------------------------------------------------------ the loop
 
@@ -161,7 +201,7 @@ class TerminalGame:
         self.games_over += 1
         if self.limit_reached():
             return True
-        answer = await self.ask("Another game? [Y/n] ")
+        answer = await self.ask(self.t("Another game? [Y/n] "))
         return not answer.strip().lower().startswith(("n", "q"))
 
     def limit_reached(self) -> bool:
@@ -175,52 +215,109 @@ class TerminalGame:
         return panel if panel.is_turn else None
 
     def show(self, event: ev.Event) -> None:
+        lang = self.lang
         if isinstance(event, ev.GameStarted):
-            dealer = event.names[event.dealer]
-            verb = "deal" if dealer == YOU.name else "deals"
-            self.say(f"\n=== Game {event.number}: {dealer} {verb} ===")
+            self.say()
+            self.say(
+                self.who(
+                    event.dealer,
+                    N_("=== Game {number}: You deal ==="),
+                    N_("=== Game {number}: {name} deals ==="),
+                    number=event.number,
+                )
+            )
         elif isinstance(event, ev.BidMade):
-            self.say(f"{self.name(event.seat)}: {bid_name(event.word)}")
+            self.say(f"{self.name(event.seat)}: {bid_name(event.word, lang)}")
         elif isinstance(event, ev.ContractSettled):
-            contract = contract_name(event.contract)
-            who = f" of {self.name(event.declarer)}" if event.declarer is not None else ""
-            self.say(f"Contract: {contract}{who}. {self.does(event.leader, 'lead')}.")
+            contract = contract_name(event.contract, lang)
+            if event.declarer is not None:
+                contract = self.of(event.declarer, contract)
+            leads = self.who(event.leader, N_("You lead."), N_("{name} leads."))
+            self.say(self.t("Contract: {contract}.", contract=contract) + " " + leads)
         elif isinstance(event, ev.PovertyStep):
             self.say(self.poverty_text(event))
         elif isinstance(event, ev.MarriageSettled):
             if event.partner is None:
-                self.say(f"{self.does(event.seat, 'play')} the marriage alone.")
-            else:
-                partner = self.name(event.partner)
                 self.say(
-                    f"Marriage: {partner} won trick {event.trick} and "
-                    f"{'play' if partner == YOU.name else 'plays'} with {self.name(event.seat)}."
+                    self.who(
+                        event.seat,
+                        N_("You play the marriage alone."),
+                        N_("{name} plays the marriage alone."),
+                    )
+                )
+            elif self.is_you(event.seat):
+                self.say(
+                    self.t(
+                        "Marriage: {name} won trick {trick} and plays with you.",
+                        name=self.name(event.partner),
+                        trick=event.trick,
+                    )
+                )
+            else:
+                self.say(
+                    self.who(
+                        event.partner,
+                        N_("Marriage: you won trick {trick} and play with {bride}."),
+                        N_("Marriage: {name} won trick {trick} and plays with {bride}."),
+                        trick=event.trick,
+                        bride=self.name(event.seat),
+                    )
                 )
         elif isinstance(event, ev.CardPlayed):
-            self.say(f"  {self.does(event.seat, 'play', ' ' + event.card.label)}")
+            self.say(
+                "  "
+                + self.who(
+                    event.seat,
+                    N_("You play {card}"),
+                    N_("{name} plays {card}"),
+                    card=event.card.name,
+                )
+            )
         elif isinstance(event, ev.TrickCompleted):
             t = event.trick
-            self.say(f"Trick {event.number} to {event.names[t.winner]} ({t.points} points)")
+            self.say(
+                self.t(
+                    "Trick {number} to {name} ({points} points)",
+                    number=event.number,
+                    name=self.names(event.names)[t.winner],
+                    points=t.points,
+                )
+            )
         elif isinstance(event, ev.AnnouncementMade):
-            self.say(f"{self.does(event.seat, 'announce')} {announcement_name(event.word)}!")
+            self.say(
+                self.who(
+                    event.seat,
+                    N_("You announce {what}!"),
+                    N_("{name} announces {what}!"),
+                    what=announcement_name(event.word, lang),
+                )
+            )
         elif isinstance(event, ev.TableResumed):
             snap = self.service.snapshot(CHANNEL)
             number = snap.game_number if snap else None
-            self.say(f"Continuing your saved session at game {number}.")
+            self.say(self.t("Continuing your saved session at game {number}.", number=number))
             if snap and snap.games_played:
                 self.show_sheet(snap.names, snap.totals)
 
     def poverty_text(self, event: ev.PovertyStep) -> str:
         seat = event.seat
         if event.step == "put_down":
-            puts = "put" if self.name(seat) == YOU.name else "puts"
-            return f"{self.does(seat, 'are', ' poor (Armut)')} and {puts} down three cards."
+            return self.who(
+                seat,
+                N_("You are poor (Armut) and put down three cards."),
+                N_("{name} is poor (Armut) and puts down three cards."),
+            )
         if event.step == "accepted":
-            return f"{self.does(seat, 'take')} the poverty."
+            return self.who(seat, N_("You take the poverty."), N_("{name} takes the poverty."))
         if event.step == "declined":
-            return f"{self.does(seat, 'decline')} the poverty."
-        return (
-            f"{self.does(seat, 'give')} three cards back, {event.trumps_returned} of them trumps."
+            return self.who(
+                seat, N_("You decline the poverty."), N_("{name} declines the poverty.")
+            )
+        return self.who(
+            seat,
+            N_("You give three cards back, {trumps} of them trumps."),
+            N_("{name} gives three cards back, {trumps} of them trumps."),
+            trumps=event.trumps_returned,
         )
 
     # ------------------------------------------------------------------ a turn
@@ -233,12 +330,14 @@ class TerminalGame:
             for i, choice in enumerate(choices, start=1):
                 self.say(f"  {i:>2}) {choice.label}")
             if panel.poverty_step in ("pass", "return"):
-                self.say("  or type three cards, e.g. " + self.example_cards(panel))
-            answer = (await self.ask("Your choice (? for help): ")).strip()
-            if _key(answer) in ("q", "quit", "exit"):
+                self.say(
+                    "  " + self.t("or type three cards, e.g. {cards}", cards=self.example(panel))
+                )
+            answer = (await self.ask(self.t("Your choice (? for help): "))).strip()
+            if _key(answer) in QUIT_WORDS:
                 raise Quit
-            if _key(answer) in ("?", "h", "help"):
-                self.say(HELP)
+            if _key(answer) in HELP_WORDS:
+                self.say(self.t(HELP))
                 continue
             picked = self.pick(answer, choices, panel)
             if isinstance(picked, str):
@@ -247,7 +346,7 @@ class TerminalGame:
             try:
                 await picked.run()
             except TableError as exc:
-                self.say(exc.message)
+                self.say(exc.text(self.lang))
                 continue
             return
 
@@ -256,7 +355,11 @@ class TerminalGame:
         if answer.isdigit():
             if 1 <= int(answer) <= len(choices):
                 return choices[int(answer) - 1]
-            return f"There is no choice {answer}: type a number from 1 to {len(choices)}."
+            return self.t(
+                "There is no choice {answer}: type a number from 1 to {count}.",
+                answer=answer,
+                count=len(choices),
+            )
         key = _key(answer)
         for choice in choices:
             if key in choice.names:
@@ -264,12 +367,24 @@ class TerminalGame:
         if panel.poverty_step in ("pass", "return"):
             try:
                 cards = tuple(parse_cards(answer.replace(",", " ").split()))
-            except ValueError as exc:
-                return f"{exc}. {HELP}"
+            except ValueError:
+                return self.t("{answer} are not three cards. ", answer=repr(answer)) + self.t(HELP)
             return self.cards_choice(panel, cards)
         if not answer:
-            return f"Please choose: a number from 1 to {len(choices)}, or ? for help."
-        return f"{answer!r} is not one of your choices now. {HELP}"
+            return self.t(
+                "Please choose: a number from 1 to {count}, or ? for help.", count=len(choices)
+            )
+        try:
+            typed = card_from_text(answer)
+        except ValueError:
+            typed = None
+        if typed is not None:
+            for choice in choices:
+                if _key(typed.name) in choice.names:
+                    return choice
+        return self.t("{answer} is not one of your choices now.", answer=repr(answer)) + (
+            " " + self.t(HELP)
+        )
 
     def choices(self, panel: Panel) -> list[Choice]:
         """Every move the player may make now, numbered in the order shown."""
@@ -277,10 +392,14 @@ class TerminalGame:
         out: list[Choice] = []
         for bid in panel.bids:
             word = bid.value
-            label = bid_name(word)
-            names = {_key(word), _key(label), _key(label.split(" (")[0])}
-            if "(" in label:
-                names.add(_key(label.split("(")[1].rstrip(")")))
+            label = bid_name(word, self.lang)
+            names = {_key(word)}
+            # Every name of the bid in both languages: "healthy", "gesund", "queen solo" …
+            for lang in LANGS:
+                for text in (bid_name(word, lang), bid_label(lang, word)):
+                    names |= {_key(text), _key(text.split(" (")[0])}
+                    if "(" in text:
+                        names.add(_key(text.split("(")[1].rstrip(")")))
             if word.startswith("solo:"):
                 names |= {_key(word.removeprefix("solo:")), _key(word[5:] + " solo")}
             out.append(
@@ -293,16 +412,19 @@ class TerminalGame:
         order = card_order(panel.view.contract) if panel.view.contract else NORMAL_ORDER
         for card in sort_hand(list(panel.playable), order):
             play = partial(svc.play, CHANNEL, uid, card, game=game, expected=panel.turn_no)
-            out.append(Choice(card.label, play, {_key(card.name), _key(card.label)}))
+            label = card_label(card, self.lang)
+            names = {_key(card.name), _key(card.label), _key(label)}
+            out.append(Choice(label, play, names))
         for word in panel.announcements:
-            label = f"Announce {announcement_name(word)}"
-            names = {_key(word), _key(label), _key(announcement_name(word))}
+            label = self.t("Announce {what}", what=announcement_name(word, self.lang))
+            names = {_key(word), _key(label)}
+            names |= {_key(announcement_name(word, lang)) for lang in LANGS}
             announce = partial(svc.announce, CHANNEL, uid, word, game=game)
             out.append(Choice(label, announce, names))
         if panel.poverty_step == "reply":
             for accept, label, names in (
-                (True, "Take the poverty", {"take", "accept", "yes", "y"}),
-                (False, "Decline the poverty", {"decline", "no", "n"}),
+                (True, self.t("Take the poverty"), {"take", "accept", "yes", "y", "ja"}),
+                (False, self.t("Decline the poverty"), {"decline", "no", "n", "nein"}),
             ):
                 reply = partial(
                     svc.poverty_reply, CHANNEL, uid, accept, game=game, expected=panel.turn_no
@@ -319,11 +441,11 @@ class TerminalGame:
     def cards_choice(self, panel: Panel, cards: tuple[Card, ...]) -> Choice:
         svc, uid = self.service, YOU.user_id
         send = svc.poverty_pass if panel.poverty_step == "pass" else svc.poverty_return
-        label = " ".join(c.label for c in cards)
+        label = " ".join(card_label(c, self.lang) for c in cards)
         run = partial(send, CHANNEL, uid, cards, game=panel.game_number, expected=panel.turn_no)
         return Choice(label, run, {_key(label)})
 
-    def example_cards(self, panel: Panel) -> str:
+    def example(self, panel: Panel) -> str:
         kind = PassCards if panel.poverty_step == "pass" else ReturnCards
         sets = [a.cards for a in panel.view.legal if isinstance(a, kind)]
         return " ".join(c.name for c in sets[0]) if sets else "D9 DK DA"
@@ -331,59 +453,91 @@ class TerminalGame:
     def show_situation(self, panel: Panel) -> None:
         """The game, the trick, your party and announcements, the table and your hand."""
         view = panel.view
-        parts = [f"Game {panel.game_number}"]
+        parts = [self.t("Game {number}", number=panel.game_number)]
         if view.phase is Phase.BIDDING:
-            parts.append("reservations")
+            parts.append(self.t("reservations"))
         elif view.phase is Phase.POVERTY:
-            parts.append("poverty exchange")
+            parts.append(self.t("poverty exchange"))
         else:
-            parts.append(f"trick {len(view.tricks) + 1} of {12 if view.rules.nines else 10}")
+            parts.append(
+                self.t(
+                    "trick {number} of {tricks}",
+                    number=len(view.tricks) + 1,
+                    tricks=view.rules.tricks,
+                )
+            )
         if view.contract is not None and view.phase is not Phase.BIDDING:
-            contract = contract_name(view.contract.value)
+            contract = contract_name(view.contract.value, self.lang)
             if view.declarer is not None and view.contract is not Contract.NORMAL:
-                contract += f" of {self.name(view.declarer)}"
+                contract = self.of(view.declarer, contract)
             parts.append(contract)
         if view.phase is Phase.PLAY:
             party = view.own_party
-            parts.append(f"you are {party_name(party.value)}" if party else "party not settled")
+            parts.append(
+                self.t("you are {party}", party=party_name(party.value))
+                if party
+                else self.t("party not settled")
+            )
         self.say("\n[" + " · ".join(parts) + "]")
         if view.announcements:
             said = ", ".join(
-                f"{self.name(m.seat)} {announcement_name(Announcement(m.level).word(m.party))}"
+                self.name(m.seat)
+                + " "
+                + announcement_name(Announcement(m.level).word(m.party), self.lang)
                 for m in view.announcements
             )
-            self.say("Announced: " + said)
+            self.say(self.t("Announced: {made}", made=said))
         order = card_order(view.contract) if view.contract else NORMAL_ORDER
         if view.trick:
-            self.say(
-                "On the table: " + ", ".join(f"{self.name(s)} {c.label}" for s, c in view.trick)
-            )
+            played = ", ".join(f"{self.name(s)} {card_label(c, self.lang)}" for s, c in view.trick)
+            self.say(self.t("On the table: {played}", played=played))
         cards = sort_hand(list(panel.cards), order)
-        self.say("Your hand: " + " ".join(c.label for c in cards))
+        hand = " ".join(card_label(c, self.lang) for c in cards)
+        self.say(self.t("Your hand: {cards}", cards=hand))
 
     # ------------------------------------------------------------------ results
 
     def show_result(self, event: ev.GameOver) -> None:
         r = event.result
-        self.say(f"\n--- Game {event.number} over: {contract_name(r.get('contract'))} ---")
+        names = self.names(event.names)
+        self.say()
+        self.say(
+            self.t(
+                "--- Game {number} over: {contract} ---",
+                number=event.number,
+                contract=contract_name(r.get("contract"), self.lang),
+            )
+        )
         if r.get("redeal"):
-            self.say("Nobody took the poverty: the same dealer deals again.")
+            self.say(self.t("Nobody took the poverty: the same dealer deals again."))
         else:
             for party in ("re", "kontra"):
-                who = ", ".join(event.names[s] for s in r[party])
-                self.say(f"{party_name(party)} ({who}): {r['card_points'][party]} points")
-            self.say(f"{party_name(r['winner'])} wins." if r["winner"] else "Nobody wins.")
+                self.say(
+                    self.t(
+                        "{party} ({players}): {points} points",
+                        party=party_name(party),
+                        players=", ".join(names[s] for s in r[party]),
+                        points=r["card_points"][party],
+                    )
+                )
+            self.say(
+                self.t("{party} wins.", party=party_name(r["winner"]))
+                if r["winner"]
+                else self.t("Nobody wins.")
+            )
             # Every line counts for the side the value is scored for: the other
             # side's extra points are subtracted (docs/rules.md §8).
             for item, party, points in signed_breakdown(r):
-                self.say(f"  {points:+d}  {item_name(item)} · {party_name(party)}")
-            solo = " (×3 for the soloist)" if r.get("soloist") is not None else ""
-            self.say(f"Game value: {r['game_value']}{solo}")
+                self.say(f"  {points:+d}  {item_name(item, self.lang)} · {party_name(party)}")
+            if r.get("soloist") is not None:
+                self.say(self.t("Game value: {value} (×3 for the soloist)", value=r["game_value"]))
+            else:
+                self.say(self.t("Game value: {value}", value=r["game_value"]))
         self.show_sheet(event.names, event.totals)
 
     def show_sheet(self, names: tuple[str, ...], totals: tuple[int, ...]) -> None:
-        pairs = zip(names, totals, strict=True)
-        self.say("Score sheet: " + ", ".join(f"{n} {t:+d}" for n, t in pairs))
+        pairs = zip(self.names(names), totals, strict=True)
+        self.say(self.t("Score sheet: {totals}", totals=", ".join(f"{n} {t:+d}" for n, t in pairs)))
 
 
 async def play(
@@ -397,6 +551,7 @@ async def play(
     database: Path | str = ":memory:",
     rules: RuleSet | None = None,
     new: bool = False,
+    lang: str = DEFAULT,
 ) -> int:
     """Play until the player stops (or ``games`` are played); the session stays saved.
 
@@ -417,7 +572,7 @@ async def play(
         between_games=0.0,
         seed_source=(lambda: seed) if seed is not None else None,
     )
-    game = TerminalGame(service, read, out, games)
+    game = TerminalGame(service, read, out, games, lang)
     finished = False
     try:
         await service.restore()
@@ -440,9 +595,9 @@ async def play(
         await service.close()
         await storage.close()
         if not finished:
-            print("\nBye.", file=out)
+            print("\n" + T(lang, "Bye."), file=out)
         if snap is not None and snap.games_played and not finished:
             game.show_sheet(snap.names, snap.totals)
         if str(database) != ":memory:":
-            print(f"Saved in {database}: `dokobot play` carries on.", file=out)
+            print(T(lang, "Saved in {path}: `dokobot play` carries on.", path=database), file=out)
     return 0

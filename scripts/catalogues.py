@@ -22,7 +22,6 @@ sys.path.insert(0, str(ROOT))
 from dokobot.i18n import CATALOGUES  # noqa: E402
 
 
-
 def source_messages() -> dict[tuple[str | None, str], str | tuple[str, str]]:
     """(context, id) → id (or singular and plural) for every marked text and command string."""
     found: dict[tuple[str | None, str], str | tuple[str, str]] = {}
@@ -39,6 +38,7 @@ def source_messages() -> dict[tuple[str | None, str], str | tuple[str, str]]:
                 "TableError": None,
                 "IllegalActionError": None,
                 "refuse": None,
+                "t": None,
             },
         ):
             key = message[0] if isinstance(message, tuple) else message
@@ -65,7 +65,8 @@ def main() -> int:
     new_de = Catalog(locale="de", project="DokoBot", fuzzy=False)
     new_en = Catalog(locale="en", project="DokoBot", fuzzy=False)
     missing = []
-    for (context, key), message in sorted(wanted.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
+    ordered = sorted(wanted.items(), key=lambda kv: (kv[0][0] or "", kv[0][1]))
+    for (context, key), message in ordered:
         old = german.get(key, context=context)
         string = old.string if old is not None else ("" if isinstance(message, str) else ("", ""))
         if not string or (isinstance(string, tuple) and not all(string)):

@@ -17,6 +17,11 @@ from dokobot.health import write_heartbeat
 
 # Terminal sessions of these tests are saved under a throwaway data folder.
 DATA = tempfile.mkdtemp(prefix="dokobot-cli-")
+# An English locale, whatever the machine's is (dokobot play follows LANG).
+ENGLISH = {
+    **{k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES")},
+    "LANG": "C.UTF-8",
+}
 
 
 def run(
@@ -29,7 +34,7 @@ def run(
         text=True,
         timeout=120,
         check=False,
-        env={**os.environ, "XDG_DATA_HOME": DATA, **(env or {})},
+        env={**ENGLISH, "XDG_DATA_HOME": DATA, **(env or {})},
         cwd=cwd,
     )
 

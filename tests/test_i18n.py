@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from cogs.cards import card_from_text
 from dokobot.i18n import CATALOGUES, T, lang_of, placeholders, term
+from dokobot.i18n.cards import card_from_text
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -24,7 +24,7 @@ def scripted(out: io.StringIO, decide: Callable[[str, str], str]) -> Callable[[s
     """A player who reads the menu last printed and answers like a person would."""
 
     def read(prompt: str) -> str:
-        menu = out.getvalue().rsplit("\n[Game", 1)[-1]
+        menu = re.split(r"\n\[(?:Game|Spiel) ", out.getvalue())[-1]
         answer = decide(prompt, menu)
         out.write(f"{prompt}{answer}\n")
         return answer
@@ -58,12 +58,12 @@ async def test_a_marriage_with_an_announcement_is_played_to_the_score(tmp_path: 
     assert "=== Game 1: You deal ===" in text
     assert "Your hand: ♣Q ♣Q ♥Q ♦Q ♦Q ♥J ♦J ♦J ♣10 ♠A ♠K ♥K" in text
     assert "   2) Marriage (Hochzeit)\n   3) Queen solo (Damensolo)" in text
-    assert "Contract: Marriage (Hochzeit) of You. Bot Berta leads." in text
-    assert "Marriage: Bot Berta won trick 1 and plays with You." in text
+    assert "Contract: Marriage (Hochzeit) (yours). Bot Berta leads." in text
+    assert "Marriage: Bot Berta won trick 1 and plays with you." in text
     assert "Bot Cäsar announces Kontra!" in text
     # After the announcement it is still your turn: you are asked again, without Re.
     after = text.split("You announce Re!", 1)[1]
-    assert "[Game 1 · trick 2 of 12 · Marriage (Hochzeit) of You · you are Re]" in after
+    assert "[Game 1 · trick 2 of 12 · Marriage (Hochzeit) (yours) · you are Re]" in after
     assert "Announced: Bot Cäsar Kontra, You Re" in after
     assert "Announce Re" not in after.split("Your choice", 1)[0]
     assert text.count("Trick ") == 12
@@ -76,6 +76,46 @@ async def test_a_marriage_with_an_announcement_is_played_to_the_score(tmp_path: 
     # Words a player uses, never the record's names.
     for internal in ("solo:", "no90", "announces kontra", "You deals", "You announces"):
         assert internal not in text
+
+
+def hochzeit_und_re(prompt: str, menu: str) -> str:
+    if prompt.startswith("Noch ein Spiel"):
+        return "n"
+    if "Vorbehalte" in menu.splitlines()[0] and "Hochzeit" in menu:
+        return "hochzeit"
+    if ") Re ansagen" in menu:
+        return "re"
+    return "1"
+
+
+async def test_the_same_game_in_german(tmp_path: Path) -> None:
+    out = io.StringIO()
+    await play(
+        seed=MARRIAGE_SEED,
+        ai_level="heuristic",
+        games=None,
+        read=scripted(out, hochzeit_und_re),
+        out=out,
+        ai_pause=0,
+        database=tmp_path / "de.sqlite3",
+        lang="de",
+    )
+    text = out.getvalue()
+    assert "=== Spiel 1: Du gibst ===" in text
+    # German card letters: D(ame) and B(ube).
+    assert "Dein Blatt: ♣D ♣D ♥D ♦D ♦D ♥B ♦B ♦B ♣10 ♠A ♠K ♥K" in text
+    assert "   2) Hochzeit\n   3) Damensolo" in text
+    assert "Spiel: Hochzeit von dir. Bot Berta spielt aus." in text
+    assert "Hochzeit: Bot Berta hat Stich 1 gemacht und spielt mit dir." in text
+    assert "Bot Cäsar sagt Kontra an!" in text and "Du sagst Re an!" in text
+    assert "[Spiel 1 · Stich 2 von 12 · Hochzeit von dir · du bist Re]" in text
+    result = text.split("--- Spiel 1 vorbei: Hochzeit ---", 1)[1]
+    assert "Kontra (Bot Cäsar, Bot Dora): 159 Augen" in result
+    assert "  +2  Re angesagt · Kontra" in result
+    assert "Spielwert: 7" in result
+    assert "Spielzettel: Du -7, Bot Berta -7, Bot Cäsar +7, Bot Dora +7" in result
+    for english in ("Your hand", "announces", "Trick ", "points", "Game value", "Score sheet"):
+        assert english not in text, english
 
 
 async def test_a_session_is_saved_on_quit_and_carries_on(tmp_path: Path) -> None:
@@ -163,7 +203,11 @@ async def test_house_rules_apply_and_bad_input_is_explained(tmp_path: Path) -> N
 
 
 def dokobot(*args: str, **kw: object) -> subprocess.Popen[str]:
-    env = {**os.environ, "XDG_DATA_HOME": str(kw.pop("home"))}
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES")},
+        "LANG": str(kw.pop("lang", "C.UTF-8")),
+        "XDG_DATA_HOME": str(kw.pop("home")),
+    }
     return subprocess.Popen(
         [sys.executable, "-m", "dokobot", *args],
         stdin=subprocess.PIPE,
@@ -244,9 +288,9 @@ async def test_a_poverty_is_put_down_by_typing_three_cards(tmp_path: Path) -> No
         text = out.getvalue()
         if "Contract: Poverty" in text:
             break
-    assert "Contract: Poverty (Armut) of You." in text
+    assert "Contract: Poverty (Armut) (yours)." in text
     assert "You are poor (Armut) and put down three cards." in text
-    assert "[Game 1 · poverty exchange · Poverty (Armut) of You]" in text
+    assert "[Game 1 · poverty exchange · Poverty (Armut) (yours)]" in text
     taken = "takes the poverty." in text
     assert taken or "Nobody took the poverty: the same dealer deals again." in text
     if taken:

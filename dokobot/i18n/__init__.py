@@ -71,19 +71,31 @@ def _filled(lang: str, params: Mapping[str, Any]) -> dict[str, Any]:
         if key in TERMS and isinstance(value, str):
             value = term(lang, value)
         elif key == "card" and isinstance(value, str):
-            value = _card_label(value)
+            value = _card_label(value, lang)
         out[key] = value
     return out
 
 
-def _card_label(name: str) -> str:
-    """``S10`` → ``♠10``: on screen cards carry their suit symbol (records keep names)."""
+def _card_label(name: str, lang: str) -> str:
     from dokobot.engine import Card
 
     try:
-        return Card.parse(name).label
+        return card_label(Card.parse(name), lang)
     except ValueError:
         return name
+
+
+#: German rank letters: B (Bube) for the jack, D (Dame) for the queen.
+_GERMAN_RANKS = {"J": "B", "Q": "D"}
+
+
+def card_label(card: Any, lang: str) -> str:
+    """``♣Q`` in English, ``♣D`` in German: on screen cards carry their suit symbol
+    (records keep their names, ``CQ``)."""
+    label = str(card.label)
+    if lang == "de":
+        return label[0] + _GERMAN_RANKS.get(label[1:], label[1:])
+    return label
 
 
 def TN(lang: str, singular: str, plural: str, count: int, /, **params: Any) -> str:
@@ -121,4 +133,16 @@ def join(lang: str, parts: Iterable[str]) -> str:
     return T(lang, "{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
 
 
-__all__ = ["DEFAULT", "LANGS", "N_", "TN", "T", "Text", "join", "lang_of", "placeholders", "term"]
+__all__ = [
+    "DEFAULT",
+    "LANGS",
+    "N_",
+    "TN",
+    "T",
+    "Text",
+    "card_label",
+    "join",
+    "lang_of",
+    "placeholders",
+    "term",
+]
