@@ -39,7 +39,7 @@ from .rules import (
     SoloType,
 )
 from .scoring import GameNotFinishedError, GameResult, ScoreItem, score
-from .session import Session, SessionGame
+from .session import DUEL_SEATS, Mode, Plan, Session, SessionGame, settle
 from .state import (
     Calls,
     GameSetup,
@@ -57,6 +57,7 @@ __all__ = [
     "CARDS",
     "DDV",
     "DECK_POINTS",
+    "DUEL_SEATS",
     "FORMAT",
     "NORMAL_ORDER",
     "TRUMP",
@@ -76,10 +77,12 @@ __all__ = [
     "IllegalActionError",
     "Made",
     "MarriageClarification",
+    "Mode",
     "Parties",
     "Party",
     "PassCards",
     "Phase",
+    "Plan",
     "Play",
     "PlayerView",
     "Poverty",
@@ -113,6 +116,7 @@ __all__ = [
     "replay",
     "replay_text",
     "score",
+    "settle",
     "to_record",
     "trick_winner",
     "trump_count",

@@ -256,6 +256,8 @@ def result_to_json(result: GameResult) -> dict[str, Any]:
             {"item": i.item, "party": i.party.value, "points": i.points} for i in result.breakdown
         ],
         "scores": list(result.scores),
+        # A compulsory solo (Pflichtsolo) is marked, for the list's own column.
+        **({"compulsory": True} if result.compulsory else {}),
     }
 
 

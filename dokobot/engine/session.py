@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
 import random
+from collections.abc import Sequence
 
-from .cards import deal
+from .cards import Card, deal
 from .rules import DDV, RuleSet
 from .scoring import GameResult
 from .state import GameSetup, GameState
@@ -38,6 +40,10 @@ class Session:
     first_dealer: int = 0
     #: Deals in the session; ``None``: open-ended free play. A tournament list has 24.
     deals: int | None = None
+    #: Points target: the session ends after the game in which a player reaches it.
+    target: int | None = None
+    #: Duel: these two seats are never partners in a normal game (docs/rules.md §10).
+    apart: tuple[int, int] | None = None
     games: tuple[SessionGame, ...] = ()
 
     @classmethod
@@ -69,6 +75,8 @@ class Session:
 
     @property
     def is_over(self) -> bool:
+        if self.target is not None and any(t >= self.target for t in self.totals):
+            return True
         return self.deals is not None and self.deals_played >= self.deals
 
     def solos_owed(self, seat: int) -> int:
@@ -95,10 +103,18 @@ class Session:
         """Deal the next game with ``rng``; raises ``ValueError`` if the session is over."""
         if self.is_over:
             raise ValueError("the session is over")
+        hands = deal(rng, nines=self.rules.nines)
+        if self.apart is not None:
+            # A duel: the two seats are partners in a normal game when they hold the
+            # same number of queens of clubs (one each: Re; none: Kontra). Such a deal
+            # is dealt again (seeded) before anyone sees it.
+            a, b = self.apart
+            while hands[a].count(Card.CQ) == hands[b].count(Card.CQ):
+                hands = deal(rng, nines=self.rules.nines)
         return GameSetup(
             rules=self.rules,
             dealer=self.dealer,
-            hands=deal(rng, nines=self.rules.nines),
+            hands=hands,
             solo_owed=tuple(self.solos_owed(s) > 0 for s in range(4)),
             forced=self.forced,
         )
@@ -121,3 +137,98 @@ class Session:
             scores=result.scores if result else (0, 0, 0, 0),
         )
         return dataclasses.replace(self, games=self.games + (game,))
+
+
+class Mode(enum.StrEnum):
+    """How a group organises an evening at one table (docs/rules.md §10)."""
+
+    FREE = "free"
+    ROUNDS = "rounds"
+    TARGET = "target"
+    TOURNAMENT = "tournament"
+    DUEL = "duel"
+
+
+#: The two seats of the humans in a duel: opposite each other.
+DUEL_SEATS = (0, 2)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Plan:
+    """A table's way of playing: its mode, the mode's number, and an optional stake."""
+
+    mode: Mode = Mode.FREE
+    #: Fixed rounds: how many rounds of four deals.
+    rounds: int | None = None
+    #: Points target.
+    target: int | None = None
+    #: Bookkeeping only: cents per point and the currency's label.
+    stake_cents: int | None = None
+    currency: str = "€"
+    #: The AI may announce and play solos (off: the online duel's custom).
+    ai_announces: bool = True
+
+    def __post_init__(self) -> None:
+        if self.mode is Mode.ROUNDS and not (self.rounds and 1 <= self.rounds <= 50):
+            raise ValueError("fixed rounds need a number of rounds from 1 to 50")
+        if self.mode is Mode.TARGET and not (self.target and 1 <= self.target <= 10_000):
+            raise ValueError("a points target needs a target from 1 to 10000")
+        if self.stake_cents is not None and not 1 <= self.stake_cents <= 10_000:
+            raise ValueError("the stake is 1 to 10000 cents per point")
+
+    def session(self, rules: RuleSet, *, first_dealer: int = 0) -> Session:
+        """The session this plan plays under ``rules`` (a tournament list forces Pflichtsoli)."""
+        if self.mode is Mode.TOURNAMENT:
+            rules = dataclasses.replace(rules, compulsory_solos=max(1, rules.compulsory_solos))
+            return Session.start(rules, first_dealer=first_dealer, deals=TOURNAMENT_DEALS)
+        deals = 4 * self.rounds if self.mode is Mode.ROUNDS and self.rounds else None
+        return dataclasses.replace(
+            Session.start(rules, first_dealer=first_dealer, deals=deals),
+            target=self.target if self.mode is Mode.TARGET else None,
+            apart=DUEL_SEATS if self.mode is Mode.DUEL else None,
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"mode": self.mode.value}
+        for key in ("rounds", "target", "stake_cents"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.stake_cents is not None:
+            out["currency"] = self.currency
+        if not self.ai_announces:
+            out["ai_announces"] = False
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> Plan:
+        return cls(
+            mode=Mode(str(data.get("mode", "free"))),
+            rounds=_optional_int(data.get("rounds")),
+            target=_optional_int(data.get("target")),
+            stake_cents=_optional_int(data.get("stake_cents")),
+            currency=str(data.get("currency", "€")),
+            ai_announces=bool(data.get("ai_announces", True)),
+        )
+
+
+def _optional_int(value: object) -> int | None:
+    return None if value is None else int(str(value))
+
+
+def settle(totals: Sequence[int], cents_per_point: int) -> list[tuple[int, int, int]]:
+    """Who pays whom: ``(payer, payee, cents)``, at most three transfers for four players.
+
+    Totals sum to zero (every game does), so each seat's balance is its total times
+    the stake; the largest debt is paid to the largest claim until all are square.
+    """
+    balance = [t * cents_per_point for t in totals]
+    transfers: list[tuple[int, int, int]] = []
+    while True:
+        payer = min(range(len(balance)), key=lambda s: balance[s])
+        payee = max(range(len(balance)), key=lambda s: balance[s])
+        amount = min(-balance[payer], balance[payee])
+        if amount <= 0:
+            return transfers
+        transfers.append((payer, payee, amount))
+        balance[payer] += amount
+        balance[payee] -= amount
