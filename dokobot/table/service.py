@@ -18,6 +18,7 @@ from typing import Any
 
 from dokobot.ai import LEVELS, make_strategy
 from dokobot.engine import (
+    DUEL_SEATS,
     Action,
     Announce,
     Announcement,
@@ -26,9 +27,11 @@ from dokobot.engine import (
     Contract,
     GameState,
     IllegalActionError,
+    Mode,
     Party,
     PassCards,
     Phase,
+    Plan,
     Play,
     PlayerView,
     PovertyReply,
@@ -132,6 +135,12 @@ class TableSnapshot:
     trick: tuple[tuple[int, Card], ...] = ()
     #: Whose turn this is: (game id, number of moves that are not announcements).
     turn: tuple[int, int] | None = None
+    plan: Plan = dataclasses.field(default_factory=Plan)
+    #: The session's deals (``None``: open-ended) and how many are played.
+    deals: int | None = None
+    deals_played: int = 0
+    #: Compulsory solos each seat still owes in a tournament list.
+    solos_owed: tuple[int, ...] = (0, 0, 0, 0)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -198,6 +207,11 @@ class _Table:
     left_by: dict[int, int] = dataclasses.field(default_factory=dict)
     #: Background failures in a row, for the back-off before the next try.
     failures: int = 0
+
+    @property
+    def plan(self) -> Plan:
+        """The table's way of playing, fixed when it was opened (docs/rules.md §10)."""
+        return Plan.from_dict(self.settings.get("plan", {}))
 
     def seat_of(self, user_id: int) -> int | None:
         for i, seat in enumerate(self.seats):
@@ -358,7 +372,8 @@ class TableService:
             return
         try:
             table.rules = RuleSet.from_dict(row.rules)
-            session = Session(rules=table.rules, first_dealer=row.first_dealer, deals=row.deals)
+            planned = table.plan.session(table.rules, first_dealer=row.first_dealer)
+            session = dataclasses.replace(planned, rules=table.rules, deals=row.deals)
             for record in await self.storage.games.session_records(row.session_id):
                 state = replay(record)
                 session = session.record(state, None if state.is_redeal else score(state))
@@ -630,8 +645,14 @@ class TableService:
                     "This server's rules are broken ({problem}); fix them with /doko-admin rules.",
                     problem=str(exc),
                 ) from None
+            plan = table.plan
+            if plan.mode is Mode.DUEL:
+                self._seat_duel(table)
+            session = plan.session(table.rules, first_dealer=0)
             deals = deals if deals is not None else table.settings.get("deals")
-            table.session = Session.start(table.rules, first_dealer=0, deals=deals)
+            if deals is not None:
+                session = dataclasses.replace(session, deals=deals)
+            table.session, table.rules = session, session.rules
             table.seed = self._seed_source()
             table.session_id = await self.storage.games.start_session(
                 table.table_id,
@@ -656,6 +677,24 @@ class TableService:
             except Exception:  # the session stands; dealing is tried again shortly
                 self._recover_later(table, "dealing")
         return self._snapshot(table)
+
+    def _seat_duel(self, table: _Table) -> None:
+        """A duel: exactly two humans, who sit opposite (seats 1 and 3 of the table)."""
+        humans = [s for s in table.seats if s is not None and not s.is_ai]
+        if len(humans) != 2:
+            raise TableError(
+                "A duel is two players against two AI players; this table has {count}.",
+                "duel",
+                count=len(humans),
+            )
+        ais = [s for s in table.seats if s is not None and s.is_ai]
+        order = {DUEL_SEATS[0]: humans[0], DUEL_SEATS[1]: humans[1]}
+        others = iter(ais)
+        table.seats = [order.get(i) or next(others) for i in range(4)]
+        # The AI seats are named by their new seats.
+        for i, seat in enumerate(table.seats):
+            if seat is not None and seat.is_ai:
+                table.seats[i] = Seat(seat.player_id, _ai_name(i), seat.ai_level)
 
     async def close_channel(self, channel_id: int, reason: str) -> bool:
         """Close the channel's table because Discord took the channel away (deleted,
@@ -1103,6 +1142,8 @@ class TableService:
             strategy = make_strategy(s.ai_level if s is not None and s.ai_level else DEFAULT_AI)
             rng = random.Random(f"{table.seed}:{table.seq}:{expected}")
             view = player_view(state, seat)
+            if not table.plan.ai_announces:
+                view = _quiet(view)
             try:
                 action = await asyncio.to_thread(strategy.choose, view, rng)
             except Exception:  # an AI bug must not stop the table: play a legal move
@@ -1239,6 +1280,10 @@ class TableService:
             self._emit(ev.SessionOver(*base, table.session.totals, table.names()))
             assert table.session_id is not None
             await self.storage.games.end_session(table.session_id)
+            if table.plan.mode is not Mode.FREE:
+                # The evening's list is complete: the table closes with its final sheet.
+                await self._close(table, "session_over")
+                return
             table.status = "open"
             await self.storage.tables.set_status(table.table_id, "open")
             self._changed(table)
@@ -1306,6 +1351,7 @@ class TableService:
                 for m in state.calls.log
             )
         session = table.session
+        owed = tuple(session.solos_owed(s) for s in range(4)) if session else (0, 0, 0, 0)
         return TableSnapshot(
             table_id=table.table_id,
             guild_id=table.guild_id,
@@ -1331,7 +1377,22 @@ class TableService:
             if state
             else (),
             turn=table.turn_marker if state is not None else None,
+            plan=table.plan,
+            deals=session.deals if session else None,
+            deals_played=session.deals_played if session else 0,
+            solos_owed=owed,
         )
+
+
+def _quiet(view: PlayerView) -> PlayerView:
+    """The AI's choices when it may neither announce nor play a solo (``ai_announces``)."""
+    quiet = tuple(
+        a
+        for a in view.legal
+        if not isinstance(a, Announce) and not (isinstance(a, Bid) and a.reservation.is_solo)
+    )
+    # A compulsory solo must still be chosen when it is the only choice (Vorführen).
+    return dataclasses.replace(view, legal=quiet or view.legal)
 
 
 def describe(action: Action) -> str:
