@@ -22,6 +22,7 @@ from dokobot.storage import Period
 from dokobot.table.service import Member, Panel, TableError
 
 from .commands import PERIODS, locale_str
+from .modes import MODES, PLAN_OPTIONS, plan_from, plan_text
 from .panels import (
     DYNAMIC_ITEMS,
     PanelButton,
@@ -216,7 +217,18 @@ class DokoCog(
     # ------------------------------------------------------------------ lobby
 
     @app_commands.command(name="new", description="Open a Doppelkopf table in this channel")
-    async def new(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.describe(**PLAN_OPTIONS)
+    @app_commands.choices(mode=MODES)
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        mode: str | None = None,
+        rounds: app_commands.Range[int, 1, 50] | None = None,
+        target: app_commands.Range[int, 1, 10000] | None = None,
+        stake: app_commands.Range[int, 1, 10000] | None = None,
+        currency: app_commands.Range[str, 1, 8] | None = None,
+        ai_announces: bool | None = None,
+    ) -> None:
         thread = isinstance(interaction.channel, discord.Thread)
         missing = _missing(
             interaction.app_permissions, thread=thread, lang=lang_of(interaction.locale)
@@ -233,13 +245,28 @@ class DokoCog(
             return
         assert interaction.guild_id is not None and interaction.channel_id is not None
         await defer(interaction)
+        settings = await self.bot.storage.settings.get(interaction.guild_id)
+        plan = plan_from(
+            settings.table_defaults.get("plan", {}),
+            mode=mode,
+            rounds=rounds,
+            target=target,
+            stake=stake,
+            currency=currency,
+            ai_announces=ai_announces,
+        )
         # The table message itself is posted by the channel's outbox: exactly one.
         await self.bot.tables.open_table(
-            interaction.guild_id, interaction.channel_id, member(interaction.user)
+            interaction.guild_id,
+            interaction.channel_id,
+            member(interaction.user),
+            settings={"plan": plan.to_dict()},
         )
         await tell(
             interaction,
-            _t(interaction, "Table opened. Others can join with the Join button or /doko join."),
+            _t(interaction, "Table opened. Others can join with the Join button or /doko join.")
+            + "\n"
+            + plan_text(plan, lang_of(interaction.locale)),
         )
 
     @app_commands.command(name="join", description="Sit down at this channel's table")
@@ -835,6 +862,43 @@ class DokoAdminCog(
                 "Rule **{key}** is now `{value}` (from the next session on).",
                 key=key,
                 value=value,
+            ),
+        )
+
+    @app_commands.command(name="mode", description="How this server's new tables play by default")
+    @app_commands.describe(**PLAN_OPTIONS)
+    @app_commands.choices(mode=MODES)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def mode(
+        self,
+        interaction: discord.Interaction[Any],
+        mode: str,
+        rounds: app_commands.Range[int, 1, 50] | None = None,
+        target: app_commands.Range[int, 1, 10000] | None = None,
+        stake: app_commands.Range[int, 1, 10000] | None = None,
+        currency: app_commands.Range[str, 1, 8] | None = None,
+        ai_announces: bool | None = None,
+    ) -> None:
+        assert interaction.guild_id is not None
+        await defer(interaction)
+        plan = plan_from(
+            {},
+            mode=mode,
+            rounds=rounds,
+            target=target,
+            stake=stake,
+            currency=currency,
+            ai_announces=ai_announces,
+        )
+        settings = await self.bot.storage.settings.get(interaction.guild_id)
+        defaults = {**settings.table_defaults, "plan": plan.to_dict()}
+        await self.bot.storage.settings.set_table_defaults(interaction.guild_id, defaults)
+        await tell(
+            interaction,
+            _t(
+                interaction,
+                "New tables on this server play: {plan}",
+                plan=plan_text(plan, lang_of(interaction.locale)),
             ),
         )
 

@@ -15,6 +15,8 @@ from dokobot.render import render_hand, sort_hand
 from dokobot.render.text import announcement_name, bid_label, contract_name, party_name
 from dokobot.table.service import Panel, TableSnapshot
 
+from .modes import progress_text, rules_text
+
 if TYPE_CHECKING:
     from dokobot.bot import DokoBot
 
@@ -321,6 +323,9 @@ def table_text(snapshot: TableSnapshot, lang: str = "en") -> str:
         dealer = T(lang, " · deals") if snapshot.dealer == i else ""
         seats.append(f"{i + 1}. {discord.utils.escape_markdown(seat.name)}{owner}{tag}{dealer}")
     lines.append(" | ".join(seats))
+    lines.append(progress_text(snapshot, lang))
+    if snapshot.status == "playing":
+        lines.append(rules_text(snapshot.rules, lang))
     if snapshot.status != "playing":
         lines.append(
             T(lang, "Join, add AI players, then the owner starts. Empty seats get AI players.")

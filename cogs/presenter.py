@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from dokobot.engine import settle
 from dokobot.i18n import DEFAULT, N_, T, lang_of
 from dokobot.render import render_result, render_score_sheet, render_trick
 from dokobot.render.text import announcement_name
@@ -38,6 +39,7 @@ CLOSED_TEXT = {
     "no_humans": N_("no human players left"),
     "nobody_plays": N_("nobody played the last game"),
     "restore_failed": N_("it could not be restored after a restart"),
+    "session_over": N_("the session is over"),
 }
 
 
@@ -332,17 +334,40 @@ class Presenter:
         self.post(event.channel_id, text, file=image)
 
     def post_sheet(self, event: ev.SessionOver) -> None:
+        """The final sheet of a session: every game, a chart of the running totals and,
+        with a stake, each balance and who pays whom."""
+        lang = self.lang(event.guild_id)
+        plan, session = event.plan, event.session_id
+        transfers = settle(event.totals, plan.stake_cents) if plan.stake_cents else []
+
         async def image() -> discord.File:
-            snapshot = self.bot.tables.snapshot(event.channel_id)
-            session = snapshot.session_id if snapshot else None
             sheet = await self.bot.storage.stats.score_sheet(session or 0)
             png = await asyncio.to_thread(
-                render_score_sheet, sheet.players, sheet.rows, sheet.totals, lang=lang
+                render_score_sheet,
+                sheet.players,
+                sheet.rows,
+                sheet.totals,
+                lang=lang,
+                title=T(lang, "Final score sheet"),
+                stake=plan.stake_cents / 100 if plan.stake_cents else None,
+                currency=plan.currency,
+                chart=True,
+                max_rows=30,
             )
             return discord.File(io.BytesIO(png), filename="score-sheet.png")
 
-        lang = self.lang(event.guild_id)
-        self.post(event.channel_id, T(lang, "The session is over. Final score sheet:"), file=image)
+        text = T(lang, "The session is over. Final score sheet:")
+        names = [discord.utils.escape_markdown(n) for n in event.names]
+        for payer, payee, cents in transfers:
+            text += "\n" + T(
+                lang,
+                "💶 {payer} pays {payee} {amount} {currency}",
+                payer=names[payer],
+                payee=names[payee],
+                amount=f"{cents / 100:.2f}",
+                currency=plan.currency,
+            )
+        self.post(event.channel_id, text, file=image)
 
     # ------------------------------------------------------------------ table message
 

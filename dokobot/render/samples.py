@@ -108,7 +108,9 @@ def sample_images(seed: int = 7) -> dict[str, bytes]:
                 totals,
             )
         )
-    sheet = render_score_sheet(NAMES, rows, totals, title="Score sheet · Liste 3", stake=0.05)
+    sheet = render_score_sheet(
+        NAMES, rows, totals, title="Score sheet · Liste 3", stake=0.05, chart=True
+    )
     rng = random.Random(seed)
     board_rows = sorted(
         (

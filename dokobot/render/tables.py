@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from dokobot.i18n import DEFAULT, T
 
@@ -169,8 +169,12 @@ def render_score_sheet(
     stake: float | None = None,
     currency: str = "€",
     lang: str = DEFAULT,
+    chart: bool = False,
 ) -> bytes:
     """PNG of the paper list: a column per player with running totals, a row per game.
+
+    Compulsory solos get their own column (DDV); ``chart`` adds each player's running
+    total over the games as a line chart, for the final sheet.
 
     With ``stake`` (an amount per point, bookkeeping only) a Balance row shows what
     each player receives (+) or pays (−).
@@ -179,9 +183,11 @@ def render_score_sheet(
     hidden = len(rows) - len(shown)
     col = 128
     first, value_col, tag_col = 48, 64, 150
-    width = PAD * 2 + first + 4 * col + value_col + tag_col
+    compulsory_col = 130 if any(getattr(r, "compulsory", False) for r in rows) else 0
+    width = PAD * 2 + first + 4 * col + value_col + tag_col + compulsory_col
     height = PAD * 2 + 40 + LINE * 2 + (LINE if hidden else 0) + LINE * len(shown) + 12 + LINE + 8
     height += LINE * 2 if stake else LINE
+    height += CHART_HEIGHT + LINE if chart and rows else 0
     image = Image.new("RGBA", (width, height), FELT)
     draw = ImageDraw.Draw(image)
     draw.text((PAD, PAD), title or T(lang, "Score sheet"), font=font(24, bold=True), fill=INK)
@@ -197,6 +203,9 @@ def render_score_sheet(
             draw.text((x, y + i * step), line, font=f, fill=INK, anchor="ra")
     xv = x0 + 4 * col
     draw.text((xv + value_col - 8, y + 2), T(lang, "Value"), font=small, fill=MUTED, anchor="ra")
+    xc = xv + value_col + tag_col
+    if compulsory_col:
+        draw.text((xc, y + 2), T(lang, "Pflichtsolo"), font=small, fill=MUTED)
     y += max(LINE, step * max(len(n) for n in name_lines) + 6)
     if hidden:
         draw.text(
@@ -231,6 +240,9 @@ def render_score_sheet(
                 font=f,
                 fill=GOLD if row.soloist is not None else MUTED,
             )
+        if getattr(row, "compulsory", False) and row.soloist is not None:
+            text, f = fit_text(draw, names[row.soloist], compulsory_col - 8, 15)
+            draw.text((xc, y + 2), text, font=f, fill=GOLD)
         y += LINE
     y += 4
     draw.line((PAD, y, width - PAD, y), fill=MUTED, width=2)
@@ -263,7 +275,51 @@ def render_score_sheet(
         )
     text, f = fit_text(draw, legend, width - 2 * PAD, 14, minimum=12)
     draw.text((PAD, y), text, font=f, fill=MUTED)
-    return to_png(image.crop((0, 0, width, y + LINE)))
+    y += LINE
+    if chart and rows:
+        _chart(draw, (PAD, y, width - PAD, y + CHART_HEIGHT), names, rows, small)
+        y += CHART_HEIGHT + 8
+    return to_png(image.crop((0, 0, width, y + 4)))
+
+
+CHART_HEIGHT = 180
+#: One colour per seat, distinct on the felt.
+SEAT_COLOURS = (GOLD, (120, 200, 255, 255), (255, 140, 170, 255), (190, 240, 150, 255))
+
+
+def _chart(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    names: Sequence[str],
+    rows: Sequence[SheetLine],
+    label: ImageFont.FreeTypeFont,
+) -> None:
+    """Each player's running total over the games: a line per player, zero marked."""
+    left, top, right, bottom = box
+    key_w = 150
+    plot = (left + 36, top + 8, right - key_w, bottom - 8)
+    series = [[0, *(r.totals[s] for r in rows)] for s in range(4)]
+    low = min(0, *(min(v) for v in series))
+    high = max(1, *(max(v) for v in series))
+    steps = len(rows)
+
+    def point(i: int, value: int) -> tuple[float, float]:
+        x = plot[0] + (plot[2] - plot[0]) * i / max(1, steps)
+        y = plot[3] - (plot[3] - plot[1]) * (value - low) / max(1, high - low)
+        return x, y
+
+    draw.rectangle(plot, outline=MUTED, width=1)
+    zero = point(0, 0)[1]
+    draw.line((plot[0], zero, plot[2], zero), fill=MUTED, width=1)
+    draw.text((plot[0] - 6, plot[1]), str(high), font=label, fill=MUTED, anchor="ra")
+    draw.text((plot[0] - 6, plot[3]), str(low), font=label, fill=MUTED, anchor="rd")
+    for seat, values in enumerate(series):
+        colour = SEAT_COLOURS[seat]
+        draw.line([point(i, v) for i, v in enumerate(values)], fill=colour, width=3)
+        y = top + 14 + seat * 26
+        draw.line((right - key_w + 14, y + 8, right - key_w + 36, y + 8), fill=colour, width=3)
+        text, f = fit_text(draw, f"{names[seat]} {values[-1]:+d}", key_w - 44, 14, minimum=11)
+        draw.text((right - key_w + 42, y), text, font=f, fill=INK)
 
 
 class BoardLine(Protocol):

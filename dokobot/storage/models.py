@@ -111,6 +111,8 @@ class SheetRow:
     scores: tuple[int, ...] | None
     totals: tuple[int, ...]
     status: str
+    #: A compulsory solo (Pflichtsolo): its own column on a tournament list.
+    compulsory: bool = False
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -22,7 +22,8 @@ class StatsRepo:
         """The running sheet of a session: one row per game, running totals per seat."""
         async with self._db.conn.execute(
             "SELECT g.game_id, g.seq, g.number, g.dealer, g.contract, g.soloist, g.game_value, "
-            "g.status, group_concat(gs.score, ','), group_concat(gs.player_id, ',') "
+            "g.status, group_concat(gs.score, ','), group_concat(gs.player_id, ','), "
+            "json_extract(g.result, '$.compulsory') "
             "FROM games g JOIN game_seats gs USING (game_id) WHERE g.session_id = ? "
             "AND g.status != 'aborted' GROUP BY g.game_id ORDER BY g.seq",
             (session_id,),
@@ -37,7 +38,11 @@ class StatsRepo:
             if r[7] == "finished":
                 scores = tuple(int(s) for s in r[8].split(","))
                 totals = [t + s for t, s in zip(totals, scores, strict=True)]
-            sheet.append(SheetRow(r[1], r[2], r[3], r[4], r[5], r[6], scores, tuple(totals), r[7]))
+            sheet.append(
+                SheetRow(
+                    r[1], r[2], r[3], r[4], r[5], r[6], scores, tuple(totals), r[7], bool(r[10])
+                )
+            )
         names = await self._names(seat_players) if seat_players else {}
         players = tuple(names.get(p, "?") for p in seat_players)
         return ScoreSheet(session_id, players, tuple(sheet), tuple(totals))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from dokobot.engine import Card, Trick
+from dokobot.engine import Card, Plan, Trick
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -138,6 +138,9 @@ class GameOver(Event):
 class SessionOver(Event):
     totals: tuple[int, ...]
     names: tuple[str, ...]
+    #: The session, for its final sheet (the table may be closed by the time it is shown).
+    session_id: int | None = None
+    plan: Plan = dataclasses.field(default_factory=Plan)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

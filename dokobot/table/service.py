@@ -1277,7 +1277,11 @@ class TableService:
             await self._close(table, table.closing)
             return
         if table.session.is_over:
-            self._emit(ev.SessionOver(*base, table.session.totals, table.names()))
+            self._emit(
+                ev.SessionOver(
+                    *base, table.session.totals, table.names(), table.session_id, table.plan
+                )
+            )
             assert table.session_id is not None
             await self.storage.games.end_session(table.session_id)
             if table.plan.mode is not Mode.FREE:
