@@ -508,8 +508,15 @@ class DokoCog(
         await defer_public(interaction)
         lang = await self.presenter.guild_lang(snapshot.guild_id)
         sheet = await self.bot.storage.stats.score_sheet(snapshot.session_id)
+        plan = snapshot.plan
         png = await asyncio.to_thread(
-            render_score_sheet, sheet.players, sheet.rows, sheet.totals, lang=lang
+            render_score_sheet,
+            sheet.players,
+            sheet.rows,
+            sheet.totals,
+            lang=lang,
+            stake=plan.stake_cents / 100 if plan.stake_cents else None,
+            currency=plan.currency,
         )
         await interaction.followup.send(
             file=discord.File(io.BytesIO(png), filename="score-sheet.png")
@@ -654,8 +661,11 @@ class DokoCog(
             "• Announce Re/Kontra, no 90 … with the red buttons or `/doko announce`.\n"
             "• Every trick is shown here; `/doko scores` is the score sheet, `/doko leaderboard` "
             "the server ranking, `/doko stats` your record, `/doko replay game:` a finished game.\n"
+            "• `/doko new mode:` plays free, fixed rounds, to a points target, a tournament "
+            "list (24 games, Pflichtsolo) or a duel; `stake:` keeps a tally in cents per point.\n"
             "• `/doko rules` shows the rules; server managers change them with "
-            "`/doko-admin rules key value` and the language with `/doko-admin language`.",
+            "`/doko-admin rules key value`, the default mode with `/doko-admin mode` and the "
+            "language with `/doko-admin language`.",
         )
         await tell(interaction, text)
 

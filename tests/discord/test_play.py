@@ -10,7 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from dokobot.engine import NORMAL_ORDER, RuleSet, Session, trump_count
+from dokobot.engine import NORMAL_ORDER, RuleSet, Session, settle, trump_count
 
 from .conftest import close_storage, make_bot
 from .helpers import (
@@ -302,3 +302,39 @@ def test_the_schema_check_finds_a_broken_body() -> None:
     ]
     fine = SimpleNamespace(method="POST", path="/channels/1/messages", json={"content": "Re!"})
     assert problems([fine]) == []
+
+
+async def test_fixed_rounds_with_a_stake_end_with_the_final_sheet(simcord_env: Any) -> None:
+    _, channel, (anna,) = world(simcord_env, "anna")
+    opened = await anna.slash(channel, "doko new", mode="rounds", rounds=1, stake=5)
+    assert "Fixed rounds: 1 rounds (4 games) · Stake 0.05 € per point" in reply(opened)
+    table = table_message(channel)
+    assert "Fixed rounds: 1 rounds (4 games) · Stake 0.05 € per point" in table.content
+    await anna.click(table, label="Start")
+    assert "round 1 of 1" in table_message(channel).content
+    assert "Rules: DDV" in table_message(channel).content
+    for _ in range(150):
+        if any("The session is over" in m.content for m in public_messages(channel)):
+            break
+        if whose_turn(channel) != anna.id:
+            await simcord_env.advance_time(601)  # the pause between games
+            continue
+        panel = await open_panel(anna, channel)
+        await take_turn(anna, panel)
+    final = next(m for m in public_messages(channel) if "The session is over" in m.content)
+    assert [a.filename for a in final.attachments] == ["score-sheet.png"]
+    games = [m for m in public_messages(channel) if re.match(r"Game \d+: ", m.content)]
+    assert len(games) >= 4
+    # Who pays whom, in cents at 5 per point, as few transfers as it takes.
+    storage = simcord_env.bot.storage
+    async with storage.db.conn.execute("SELECT max(session_id) FROM sessions") as cur:
+        (session_id,) = await cur.fetchone()
+    sheet = await storage.stats.score_sheet(session_id)
+    names = [n.removesuffix(" (heuristic)") for n in sheet.players]  # as the table shows them
+    expected = [
+        f"💶 {names[a]} pays {names[b]} {cents / 100:.2f} €"
+        for a, b, cents in settle(sheet.totals, 5)
+    ]
+    assert final.content.splitlines()[1:] == expected
+    assert sum(sheet.totals) == 0 and len(expected) <= 3
+    assert "table closed (the session is over)" in table_message(channel).content
