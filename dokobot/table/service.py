@@ -634,6 +634,14 @@ class TableService:
         async with table.lock:
             if table.status == "playing":
                 raise TableError("The game is already running.", "busy")
+            humans = [s for s in table.seats if s is not None and not s.is_ai]
+            if table.plan.mode is Mode.DUEL and len(humans) != 2:
+                # Refused before anything changes: no AI has sat down yet.
+                raise TableError(
+                    "A duel is two players against two AI players; this table has {count}.",
+                    "duel",
+                    count=len(humans),
+                )
             for i, s in enumerate(table.seats):
                 if s is None:
                     await self._seat_ai(table, i, ai_level)
@@ -679,14 +687,8 @@ class TableService:
         return self._snapshot(table)
 
     def _seat_duel(self, table: _Table) -> None:
-        """A duel: exactly two humans, who sit opposite (seats 1 and 3 of the table)."""
+        """A duel: the two humans sit opposite (seats 1 and 3 of the table)."""
         humans = [s for s in table.seats if s is not None and not s.is_ai]
-        if len(humans) != 2:
-            raise TableError(
-                "A duel is two players against two AI players; this table has {count}.",
-                "duel",
-                count=len(humans),
-            )
         ais = [s for s in table.seats if s is not None and s.is_ai]
         order = {DUEL_SEATS[0]: humans[0], DUEL_SEATS[1]: humans[1]}
         others = iter(ais)

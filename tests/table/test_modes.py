@@ -131,3 +131,7 @@ async def test_a_duel_needs_exactly_two_players(storage: Storage) -> None:
         TableError, match="A duel is two players against two AI players; this table has 1"
     ):
         await svc.start(CHANNEL, ANNA.user_id)
+    # Nothing changed: no AI sat down, the table is still open for a second player.
+    snapshot = svc.snapshot(CHANNEL)
+    assert snapshot is not None and snapshot.status == "open"
+    assert [s is None for s in snapshot.seats] == [False, True, True, True]
