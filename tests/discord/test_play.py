@@ -313,14 +313,12 @@ async def test_fixed_rounds_with_a_stake_end_with_the_final_sheet(simcord_env: A
     await anna.click(table, label="Start")
     assert "round 1 of 1" in table_message(channel).content
     assert "Rules: DDV" in table_message(channel).content
-    for _ in range(150):
-        if any("The session is over" in m.content for m in public_messages(channel)):
-            break
-        if whose_turn(channel) != anna.id:
-            await simcord_env.advance_time(601)  # the pause between games
-            continue
-        panel = await open_panel(anna, channel)
-        await take_turn(anna, panel)
+    await play_until(
+        simcord_env,
+        channel,
+        [anna],
+        lambda: any("The session is over" in m.content for m in public_messages(channel)),
+    )
     final = next(m for m in public_messages(channel) if "The session is over" in m.content)
     assert [a.filename for a in final.attachments] == ["score-sheet.png"]
     games = [m for m in public_messages(channel) if re.match(r"Game \d+: ", m.content)]
@@ -338,3 +336,50 @@ async def test_fixed_rounds_with_a_stake_end_with_the_final_sheet(simcord_env: A
     assert final.content.splitlines()[1:] == expected
     assert sum(sheet.totals) == 0 and len(expected) <= 3
     assert "table closed (the session is over)" in table_message(channel).content
+
+
+async def play_until(simcord_env: Any, channel: Any, players: list[Any], done: Any) -> None:
+    """Each player takes their turns (the pause between games passes) until ``done()``."""
+    for _ in range(400):
+        if done():
+            return
+        turn = whose_turn(channel)
+        player = next((p for p in players if p.id == turn), None)
+        if player is None:
+            await simcord_env.advance_time(601)
+            continue
+        await take_turn(player, await open_panel(player, channel))
+    raise AssertionError("the table did not get there")
+
+
+async def test_a_points_target_ends_the_session_on_discord(simcord_env: Any) -> None:
+    _, channel, (anna,) = world(simcord_env, "anna")
+    await anna.slash(channel, "doko new", mode="target", target=3)
+    await anna.click(table_message(channel), label="Start")
+    assert "Points target: 3 points · 0 of 3 points" in table_message(channel).content
+    await play_until(
+        simcord_env,
+        channel,
+        [anna],
+        lambda: any("The session is over" in m.content for m in public_messages(channel)),
+    )
+    assert "table closed (the session is over)" in table_message(channel).content
+
+
+async def test_a_duel_seats_two_friends_opposite_on_discord(simcord_env: Any) -> None:
+    _, channel, (anna, bert) = world(simcord_env, "anna", "bert")
+    await anna.slash(channel, "doko new", mode="duel", ai_announces=False)
+    await bert.click(table_message(channel), label="Join")
+    await anna.click(table_message(channel), label="Start")
+    seats = table_message(channel).content.splitlines()[1]
+    assert seats.startswith("1. anna ★") and "| 3. bert" in seats
+    assert "Duel · the AI does not announce or play solos" in table_message(channel).content
+    await play_until(
+        simcord_env,
+        channel,
+        [anna, bert],
+        lambda: (
+            sum(bool(re.match(r"Game \d+: ", m.content)) for m in public_messages(channel)) >= 2
+        ),
+    )
+    assert not [m for m in public_messages(channel) if m.content.startswith("📣 **Bot")]
