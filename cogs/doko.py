@@ -13,7 +13,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from dokobot.engine import NORMAL_ORDER, RuleError, RuleSet, SoloType, card_order
+from dokobot.engine import (
+    NORMAL_ORDER,
+    Dullen,
+    MarriageClarification,
+    ReservationPriority,
+    RuleError,
+    RuleSet,
+    SoloType,
+    card_order,
+)
 from dokobot.i18n import N_, T, card_label, lang_of
 from dokobot.i18n.cards import card_from_text
 from dokobot.render import render_leaderboard, render_score_sheet, sort_hand
@@ -858,10 +867,16 @@ class DokoAdminCog(
         try:
             changed = {**settings.rules, key: _rule_value(key, value)}
             rules = RuleSet.from_dict(changed)
-        except (RuleError, ValueError) as exc:
+        except (RuleError, ValueError):
             await tell(
                 interaction,
-                _t(interaction, "That rule value is not valid: {problem}.", problem=str(exc)),
+                _t(
+                    interaction,
+                    "{value} is not a value of **{key}**; it takes {values} (docs/rules.md §9).",
+                    value=repr(value),
+                    key=key,
+                    values=_rule_values(key, lang_of(interaction.locale)),
+                ),
             )
             return
         await self.bot.storage.settings.set_rules(interaction.guild_id, rules.to_dict())
@@ -1032,10 +1047,30 @@ def _missing(permissions: discord.Permissions, *, thread: bool, lang: str = "en"
     return ", ".join(T(lang, PERMISSION_NAMES[p]) for p in needed if not getattr(permissions, p))
 
 
+BOOL_RULES = ("nines", "poverty", "poverty_fox_counts", "soloist_leads", "announcement_doubles")
+RULE_CHOICES = {
+    "dullen": Dullen,
+    "marriage_clarification": MarriageClarification,
+    "reservation_priority": ReservationPriority,
+}
+
+
+def _rule_values(key: str, lang: str) -> str:
+    """What a rule takes, as the answer to a wrong value says it."""
+    if key in BOOL_RULES:
+        return T(lang, "true or false")
+    if key == "compulsory_solos":
+        return T(lang, "a whole number (1 for a tournament list)")
+    if key == "solos":
+        names = ", ".join(s.value for s in SoloType)
+        return T(lang, "a list of solos out of {names}", names=names)
+    return ", ".join(f"`{v.value}`" for v in RULE_CHOICES[key])
+
+
 def _rule_value(key: str, value: str) -> Any:
     """Turn the text a user typed into a rule value for ``RuleSet.from_dict``."""
     text = value.strip().lower()
-    if key in ("nines", "poverty", "poverty_fox_counts", "soloist_leads", "announcement_doubles"):
+    if key in BOOL_RULES:
         if text in ("true", "yes", "on", "1", "ja"):
             return True
         if text in ("false", "no", "off", "0", "nein"):

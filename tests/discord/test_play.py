@@ -383,3 +383,14 @@ async def test_a_duel_seats_two_friends_opposite_on_discord(simcord_env: Any) ->
         ),
     )
     assert not [m for m in public_messages(channel) if m.content.startswith("📣 **Bot")]
+
+
+async def test_a_wrong_rule_value_names_the_values_the_rule_takes(simcord_env: Any) -> None:
+    _, channel, (anna,) = world(simcord_env, "anna", manager=True)
+    wrong = await anna.slash(channel, "doko-admin rules", key="dullen", value="third")
+    assert reply(wrong) == (
+        "'third' is not a value of **dullen**; it takes `first_wins`, `second_wins`, "
+        "`second_wins_except_last` (docs/rules.md §9)."
+    )
+    wrong = await anna.slash(channel, "doko-admin rules", key="poverty", value="maybe")
+    assert "it takes true or false" in reply(wrong)
