@@ -1,7 +1,7 @@
 """Bring the message catalogues up to date with the source: ``python scripts/catalogues.py``.
 
-Every text the code marks (``T(lang, "…")``, ``TN``, ``N_``, ``Text``) and every
-slash-command string is collected with Babel; ``dokobot/i18n/de.po`` keeps its
+Every text the code marks (``T(lang, "…")``, ``N_``, ``_t``, a table or engine error)
+and every slash-command string is collected with Babel; ``dokobot/i18n/de.po`` keeps its
 translations and gains the new texts (empty: to translate), texts no longer used
 leave it; ``en.po`` is the identity. ``--check`` only reports what is missing.
 """
@@ -31,9 +31,7 @@ def source_messages() -> dict[tuple[str | None, str], str | tuple[str, str]]:
             method_map=[("**.py", "python")],
             keywords={
                 "T": (2,),
-                "TN": (2, 3),
                 "N_": None,
-                "Text": None,
                 "_t": (2,),
                 "TableError": None,
                 "IllegalActionError": None,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -98,50 +98,17 @@ def card_label(card: Any, lang: str) -> str:
     return label
 
 
-def TN(lang: str, singular: str, plural: str, count: int, /, **params: Any) -> str:
-    """The singular or plural form for ``count`` (``{count}`` is filled in)."""
-    text = translations(lang).ngettext(singular, plural, count)
-    return text.format(count=count, **_filled(lang, params))
-
-
 def placeholders(text: str) -> set[str]:
     """The ``{names}`` a text fills in."""
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
-
-
-class Text:
-    """A text whose reader is not known yet: its message id and parameters."""
-
-    __slots__ = ("message", "params")
-
-    def __init__(self, message: str, params: Mapping[str, Any] | None = None) -> None:
-        self.message = message
-        self.params = dict(params or {})
-
-    def __call__(self, lang: str) -> str:
-        return T(lang, self.message, **self.params)
-
-    def __str__(self) -> str:
-        return self(DEFAULT)
-
-
-def join(lang: str, parts: Iterable[str]) -> str:
-    """``a, b and c`` in ``lang``."""
-    items = list(parts)
-    if len(items) < 2:
-        return "".join(items)
-    return T(lang, "{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
 
 
 __all__ = [
     "DEFAULT",
     "LANGS",
     "N_",
-    "TN",
     "T",
-    "Text",
     "card_label",
-    "join",
     "lang_of",
     "placeholders",
     "term",
