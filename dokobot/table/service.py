@@ -1297,9 +1297,17 @@ class TableService:
         table.next_game = self._spawn(table, self._next_game_later(table), "next game")
 
     async def _close(self, table: _Table, reason: str, *, reachable: bool = True) -> None:
-        """Close the table for good; its finished games stay in the history."""
+        """Close the table for good; its finished games stay in the history.
+
+        A session that ends early (stopped, everybody left) still gets its final sheet."""
         for task in (table.timer, table.driver, table.next_game, table.recovery):
             self._cancel(task)
+        session = table.session
+        if reachable and session is not None and session.games and not session.is_over:
+            base = (table.guild_id, table.channel_id, table.table_id)
+            self._emit(
+                ev.SessionOver(*base, session.totals, table.names(), table.session_id, table.plan)
+            )
         if table.game_id is not None and table.game is not None and not table.game.is_finished:
             await self.storage.games.abort_game(table.game_id)
         if table.session_id is not None:

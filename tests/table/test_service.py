@@ -132,6 +132,8 @@ async def test_full_game_with_four_ai_seats(storage: Storage) -> None:
     await svc.idle()
     assert len(recorder.of(ev.GameStarted)) == 1
     assert [c.reason for c in recorder.of(ev.TableClosed)] == ["no_humans"]
+    # The session ended early, and still gets its final sheet.
+    assert [o.totals for o in recorder.of(ev.SessionOver)] == [tuple(result["scores"])]
     assert svc.snapshot(CHANNEL) is None
     assert await storage.tables.live() == []
     await svc.close()
@@ -146,6 +148,7 @@ async def test_the_owner_stops_a_table(storage: Storage) -> None:
     await svc.stop(CHANNEL, ANNA.user_id)
     await svc.idle()
     assert [c.reason for c in recorder.of(ev.TableClosed)] == ["stopped"]
+    assert not recorder.of(ev.SessionOver)  # no game was finished: no sheet to show
     assert svc.snapshot(CHANNEL) is None
     await svc.close()
 
