@@ -25,7 +25,7 @@ from dokobot.engine import (
 )
 from dokobot.i18n import N_, T, card_label, lang_of
 from dokobot.i18n.cards import card_from_text
-from dokobot.render import render_leaderboard, render_score_sheet, sort_hand
+from dokobot.render import render_leaderboard, sort_hand
 from dokobot.render.text import announcement_name, bid_label, contract_name
 from dokobot.storage import Period
 from dokobot.table.service import Member, Panel, TableError
@@ -516,20 +516,8 @@ class DokoCog(
             return
         await defer_public(interaction)
         lang = await self.presenter.guild_lang(snapshot.guild_id)
-        sheet = await self.bot.storage.stats.score_sheet(snapshot.session_id)
-        plan = snapshot.plan
-        png = await asyncio.to_thread(
-            render_score_sheet,
-            sheet.players,
-            sheet.rows,
-            sheet.totals,
-            lang=lang,
-            stake=plan.stake_cents / 100 if plan.stake_cents else None,
-            currency=plan.currency,
-        )
-        await interaction.followup.send(
-            file=discord.File(io.BytesIO(png), filename="score-sheet.png")
-        )
+        file = await self.presenter.sheet_image(snapshot.session_id, snapshot.plan, lang)
+        await interaction.followup.send(file=file)
 
     @app_commands.command(name="leaderboard", description="This server's ranking")
     @app_commands.describe(period="Which games count")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from dokobot.engine import settle
+from dokobot.engine import Plan, settle
 from dokobot.i18n import DEFAULT, N_, T, lang_of
 from dokobot.render import render_result, render_score_sheet, render_trick
 from dokobot.render.text import announcement_name
@@ -333,6 +333,26 @@ class Presenter:
             text = T(lang, "Game {number}: nobody wins.", number=event.number)
         self.post(event.channel_id, text, file=image)
 
+    async def sheet_image(
+        self, session_id: int, plan: Plan, lang: str, *, final: bool = False
+    ) -> discord.File:
+        """A session's score sheet as a file, with the stake's balance; the ``final`` one
+        shows every game and a chart of the running totals."""
+        sheet = await self.bot.storage.stats.score_sheet(session_id)
+        png = await asyncio.to_thread(
+            render_score_sheet,
+            sheet.players,
+            sheet.rows,
+            sheet.totals,
+            lang=lang,
+            title=T(lang, "Final score sheet") if final else None,
+            stake=plan.stake_cents / 100 if plan.stake_cents else None,
+            currency=plan.currency,
+            chart=final,
+            max_rows=30 if final else 16,
+        )
+        return discord.File(io.BytesIO(png), filename="score-sheet.png")
+
     def post_sheet(self, event: ev.SessionOver) -> None:
         """The final sheet of a session: every game, a chart of the running totals and,
         with a stake, each balance and who pays whom."""
@@ -341,20 +361,7 @@ class Presenter:
         transfers = settle(event.totals, plan.stake_cents) if plan.stake_cents else []
 
         async def image() -> discord.File:
-            sheet = await self.bot.storage.stats.score_sheet(session or 0)
-            png = await asyncio.to_thread(
-                render_score_sheet,
-                sheet.players,
-                sheet.rows,
-                sheet.totals,
-                lang=lang,
-                title=T(lang, "Final score sheet"),
-                stake=plan.stake_cents / 100 if plan.stake_cents else None,
-                currency=plan.currency,
-                chart=True,
-                max_rows=30,
-            )
-            return discord.File(io.BytesIO(png), filename="score-sheet.png")
+            return await self.sheet_image(session or 0, plan, lang, final=True)
 
         text = T(lang, "The session is over. Final score sheet:")
         names = [discord.utils.escape_markdown(n) for n in event.names]

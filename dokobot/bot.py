@@ -115,7 +115,7 @@ class DokoBot(commands.Bot):
                 self.heartbeat,
                 connected=connected,
                 guilds=len(self.guilds),
-                tables=len(self.tables.tables()) if hasattr(self, "tables") else 0,
+                tables=self.tables.table_count if hasattr(self, "tables") else 0,
             )
         except OSError as exc:
             log.warning("cannot write the heartbeat %s: %s", self.heartbeat, exc)

@@ -436,6 +436,11 @@ class TableService:
         table = self._tables.get(channel_id)
         return None if table is None else self._snapshot(table)
 
+    @property
+    def table_count(self) -> int:
+        """How many tables are open (without building their snapshots)."""
+        return len(self._tables)
+
     def tables(self) -> list[TableSnapshot]:
         return [self._snapshot(t) for t in self._tables.values()]
 
