@@ -14,14 +14,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from dokobot.engine import (
-    NORMAL_ORDER,
     Dullen,
     MarriageClarification,
     ReservationPriority,
     RuleError,
     RuleSet,
     SoloType,
-    card_order,
 )
 from dokobot.i18n import N_, T, card_label, lang_of
 from dokobot.i18n.cards import card_from_text
@@ -435,7 +433,7 @@ class DokoCog(
             return []
         if not panel.is_turn:
             return []
-        order = card_order(panel.view.contract) if panel.view.contract else NORMAL_ORDER
+        order = panel.view.order
         try:
             typed = card_from_text(current) if current.strip() else None
         except ValueError:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from dokobot.engine import NORMAL_ORDER, Card, Phase, card_order
+from dokobot.engine import Card, Phase
 from dokobot.i18n import N_, T, card_label
 from dokobot.render import render_hand, sort_hand
 from dokobot.render.text import announcement_name, bid_label, contract_name, party_name
@@ -375,7 +375,7 @@ async def hand_panel(
 ) -> tuple[str, discord.File, discord.ui.View]:
     """The private panel: text, the hand image and one button per card and choice."""
     view_ = panel.view
-    order = card_order(view_.contract) if view_.contract else NORMAL_ORDER
+    order = view_.order
     cards = sort_hand(list(panel.cards), order)
     playing = view_.phase is Phase.PLAY and panel.is_turn
     png = await asyncio.to_thread(

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from dokobot.engine import (
-    NORMAL_ORDER,
     Announcement,
     Card,
     Contract,
@@ -24,7 +23,6 @@ from dokobot.engine import (
     Phase,
     ReturnCards,
     RuleSet,
-    card_order,
     parse_cards,
 )
 from dokobot.i18n import DEFAULT, LANGS, N_, T, card_label, lang_of
@@ -409,7 +407,7 @@ class TerminalGame:
                     names,
                 )
             )
-        order = card_order(panel.view.contract) if panel.view.contract else NORMAL_ORDER
+        order = panel.view.order
         for card in sort_hand(list(panel.playable), order):
             play = partial(svc.play, CHANNEL, uid, card, game=game, expected=panel.turn_no)
             label = card_label(card, self.lang)
@@ -487,7 +485,7 @@ class TerminalGame:
                 for m in view.announcements
             )
             self.say(self.t("Announced: {made}", made=said))
-        order = card_order(view.contract) if view.contract else NORMAL_ORDER
+        order = view.order
         if view.trick:
             played = ", ".join(f"{self.name(s)} {card_label(c, self.lang)}" for s, c in view.trick)
             self.say(self.t("On the table: {played}", played=played))

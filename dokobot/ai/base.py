@@ -30,4 +30,7 @@ class RandomStrategy:
             return healthy[0]
         if turn and isinstance(turn[0], PovertyReply):
             return rng.choice(turn)
+        if not turn:
+            # Zwingen (docs/rules.md §9.4): an owed announcement is all it may do.
+            return min((a for a in view.legal if isinstance(a, Announce)), key=lambda a: a.level)
         return rng.choice(turn)

@@ -7,7 +7,6 @@ from collections import Counter
 from collections.abc import Sequence
 
 from dokobot.engine import (
-    NORMAL_ORDER,
     TRUMP,
     Action,
     Announce,
@@ -16,6 +15,8 @@ from dokobot.engine import (
     Card,
     CardOrder,
     Contract,
+    Declare,
+    Genscher,
     PassCards,
     Phase,
     Play,
@@ -24,7 +25,8 @@ from dokobot.engine import (
     Rank,
     Reservation,
     ReturnCards,
-    card_order,
+    RuleSet,
+    order_for,
     trick_winner,
 )
 from dokobot.engine.cards import CARD_POINTS, make_deck
@@ -55,9 +57,9 @@ def plain_losers(hand: Sequence[Card], order: CardOrder) -> int:
     return losers
 
 
-def solo_value(hand: Sequence[Card], contract: Contract) -> float:
+def solo_value(hand: Sequence[Card], contract: Contract, rules: RuleSet | None = None) -> float:
     """How promising a solo is: positive means worth playing (a rough count of tricks)."""
-    order = card_order(contract)
+    order = order_for(rules or RuleSet(), contract)
     trumps, high, aces = strength(hand, order)
     losers = plain_losers(hand, order)
     if contract is Contract.MEATLESS:
@@ -77,10 +79,34 @@ class HeuristicStrategy:
             return self._bid(view)
         if view.phase is Phase.POVERTY:
             return self._poverty(view)
+        declare = self._declare(view)
+        if declare is not None:
+            return declare
         announce = self._announce(view)
         if announce is not None:
             return announce
+        if not any(isinstance(a, Play) for a in view.legal):
+            # Zwingen (docs/rules.md §9.4): the one owed announcement comes first.
+            return min((a for a in view.legal if isinstance(a, Announce)), key=lambda a: a.level)
         return self._play(view)
+
+    # ------------------------------------------------------------------ declarations
+
+    def _declare(self, view: PlayerView) -> Action | None:
+        """Schweinchen and half chicken whenever allowed; Genscher with the strongest player."""
+        declares = [a for a in view.legal if isinstance(a, Declare)]
+        if declares:
+            return declares[0]
+        gens = [a for a in view.legal if isinstance(a, Genscher)]
+        if not gens:
+            return None
+        won = Counter[int]()
+        for trick in view.tricks:
+            won[trick.winner] += trick.points
+        best = max(gens, key=lambda a: (won[a.partner], -a.partner))
+        if view.parties[best.partner] is view.own_party:
+            return None  # already partners: nothing to change
+        return best
 
     # ------------------------------------------------------------------ reservations
 
@@ -88,16 +114,19 @@ class HeuristicStrategy:
         seat = view.seat
         legal = {a.reservation: a for a in view.legal if isinstance(a, Bid)}
         hand = view.hand
+        if Reservation.THROW in legal:
+            return legal[Reservation.THROW]
+        rules = view.rules
         solos = [r for r in legal if r.is_solo]
-        best = max(solos, key=lambda r: solo_value(hand, Contract(r.value)), default=None)
+        best = max(solos, key=lambda r: solo_value(hand, Contract(r.value), rules), default=None)
         if best is not None:
-            value = solo_value(hand, Contract(best.value))
+            value = solo_value(hand, Contract(best.value), rules)
             if value > 0 or Reservation.HEALTHY not in legal:
                 return legal[best]
         if Reservation.POVERTY in legal:
             return legal[Reservation.POVERTY]
         if Reservation.MARRIAGE in legal:
-            trumps, high, _ = strength(hand, NORMAL_ORDER)
+            trumps, high, _ = strength(hand, order_for(rules, Contract.NORMAL))
             # A strong hand with both queens plays a silent marriage (a hidden solo).
             if trumps >= 9 and high >= 3:
                 return legal[Reservation.HEALTHY]
@@ -111,18 +140,24 @@ class HeuristicStrategy:
         if passes:
             # Put down the trumps and, to fill up, the most valuable plain cards for the partner.
             return max(passes, key=lambda a: sum(CARD_POINTS[c] for c in a.cards))
+        order = view.order
         if turn and isinstance(turn[0], PovertyReply):
-            trumps, high, _ = strength(view.hand, NORMAL_ORDER)
+            trumps, high, _ = strength(view.hand, order)
             return PovertyReply(seat, trumps >= 7 and high >= 2)
         # Give back the lowest plain cards (making voids), then the lowest trumps.
-        cls = NORMAL_ORDER.suit_class
-        power = NORMAL_ORDER.power
+        cls = order.suit_class
+        power = order.power
         counts = Counter(cls[c] for c in view.hand)
         ranked = sorted(
             view.hand,
             key=lambda c: (cls[c] == TRUMP, counts[cls[c]], CARD_POINTS[c], power[c]),
         )
-        return ReturnCards(seat, tuple(ranked[:3]))
+        wanted = ReturnCards(seat, tuple(ranked[: view.rules.poverty_cards]))
+        returns = [a for a in turn if isinstance(a, ReturnCards)]
+        if wanted in returns or not returns:
+            return wanted
+        place = {c: i for i, c in enumerate(ranked)}
+        return min(returns, key=lambda a: sum(place[c] for c in a.cards))
 
     # ------------------------------------------------------------------ announcements
 
@@ -130,7 +165,7 @@ class HeuristicStrategy:
         calls = [a for a in view.legal if isinstance(a, Announce)]
         if not calls or not any(a.level is Announcement.PARTY for a in calls):
             return None
-        order = card_order(view.contract) if view.contract else NORMAL_ORDER
+        order = view.order
         trumps, high, _ = strength(view.hand, order)
         me = view.own_party
         opponents_called = any(m.party is not me for m in view.announcements)
@@ -139,7 +174,7 @@ class HeuristicStrategy:
             and view.contract.is_solo_scored
             and view.declarer == view.seat
         ):
-            good = solo_value(view.hand, view.contract) > 2.5
+            good = solo_value(view.hand, view.contract, view.rules) > 2.5
         else:
             # Announce with a strong hand; answer the opponents' call a little more readily.
             need = 5 if opponents_called else 6
@@ -155,7 +190,7 @@ class HeuristicStrategy:
         if len(plays) == 1:
             return plays[0]
         cards = [a.card for a in plays]
-        order = card_order(view.contract) if view.contract else NORMAL_ORDER
+        order = view.order
         card = (
             self._lead(view, cards, order) if not view.trick else self._follow(view, cards, order)
         )
@@ -215,7 +250,7 @@ class HeuristicStrategy:
         trick = view.trick
         played = tuple(c for _, c in trick)
         leader = trick[0][0]
-        second = view.rules.dullen.value == "second_wins"
+        second = view.rules.dullen.second_wins(len(view.tricks) + 1 == view.rules.tricks)
         best_seat = trick_winner(played, leader, order, second)
         best_card = dict(trick)[best_seat]
         position = len(trick)  # 1, 2 or 3 cards before me

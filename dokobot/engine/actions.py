@@ -104,6 +104,35 @@ class Announce:
     level: Announcement
 
 
+class Declaration(enum.StrEnum):
+    """What a player may declare under house rules (docs/rules.md §9.1)."""
+
+    SCHWEINCHEN = "schweinchen"
+    SUPERSCHWEINCHEN = "superschweinchen"
+    HALF_CHICKEN = "half_chicken"
+
+    @property
+    def spoken(self) -> str:
+        """The call as players say it: ``Schweinchen``, ``Half chicken``."""
+        return self.value.replace("_", " ").capitalize()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Declare:
+    """Schweinchen, Superschweinchen or half chicken (house rules)."""
+
+    seat: int
+    what: Declaration
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Genscher:
+    """Genscher: the holder of both DK names a new partner (house rule, docs/rules.md §9.4)."""
+
+    seat: int
+    partner: int
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Play:
     """A card played to the current trick."""
@@ -112,7 +141,7 @@ class Play:
     card: Card
 
 
-Action = Bid | PassCards | PovertyReply | ReturnCards | Announce | Play
+Action = Bid | PassCards | PovertyReply | ReturnCards | Announce | Declare | Genscher | Play
 
 #: Interned play actions, ``PLAYS[seat][card]``, so hot paths build no objects.
 PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(s, c) for c in Card) for s in range(4))

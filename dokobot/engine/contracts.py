@@ -7,7 +7,7 @@ import enum
 from functools import cache
 
 from .cards import CARDS, SUIT_SYMBOLS, Card, Rank, Suit
-from .rules import SoloType
+from .rules import RuleSet, SoloType
 
 #: Suit class of a trump card; plain cards have their suit index 0-3.
 TRUMP = 4
@@ -29,6 +29,10 @@ class Contract(enum.StrEnum):
     SPADES_SOLO = "solo:spades"
     HEARTS_SOLO = "solo:hearts"
     DIAMONDS_SOLO = "solo:diamonds"
+    #: Nobody took a poverty: whoever wins the second SQ plays alone (docs/rules.md §9.3).
+    SCHWARZE_SAU = "schwarze_sau"
+    #: Nobody took a poverty: everyone for themselves, the most card points lose (§9.3).
+    RAMSCH = "ramsch"
 
     @property
     def is_announced_solo(self) -> bool:
@@ -41,6 +45,7 @@ class Contract(enum.StrEnum):
         return self.is_announced_solo or self in (
             Contract.MARRIAGE_ALONE,
             Contract.SILENT_MARRIAGE,
+            Contract.SCHWARZE_SAU,
         )
 
     @property
@@ -54,11 +59,12 @@ _JACKS = (Card.CJ, Card.SJ, Card.HJ, Card.DJ)
 _KINGS = (Card.CK, Card.SK, Card.HK, Card.DK)
 
 
-def _suit_trumps(suit: Suit) -> tuple[Card, ...]:
+def _suit_trumps(suit: Suit, dulle_trump: bool) -> tuple[Card, ...]:
     """The suit's own trumps below the jacks in a suit solo: A 10 K 9 (hearts: A K 9)."""
     ranks = (Rank.ACE, Rank.TEN, Rank.KING, Rank.NINE)
     cards = tuple(Card(suit * 6 + r) for r in ranks)
-    return tuple(c for c in cards if c != Card.H10)
+    # The H10 sits at the top as the Dulle, unless house rule dulle_trump is off (§9.1).
+    return tuple(c for c in cards if c != Card.H10 or not dulle_trump)
 
 
 _SUIT_SOLOS = {
@@ -68,7 +74,7 @@ _SUIT_SOLOS = {
 }
 
 
-def _trumps(contract: Contract) -> tuple[Card, ...]:
+def _base_trumps(contract: Contract, dulle_trump: bool) -> tuple[Card, ...]:
     solo = contract.solo_type
     if solo is SoloType.QUEEN:
         return _QUEENS
@@ -80,7 +86,23 @@ def _trumps(contract: Contract) -> tuple[Card, ...]:
         return ()
     # Normal games and the diamonds solo share diamonds as the trump suit.
     suit = _SUIT_SOLOS.get(solo, Suit.DIAMONDS) if solo is not None else Suit.DIAMONDS
-    return (Card.H10, *_QUEENS, *_JACKS, *_suit_trumps(suit))
+    dulle = (Card.H10,) if dulle_trump else ()
+    return (*dulle, *_QUEENS, *_JACKS, *_suit_trumps(suit, dulle_trump))
+
+
+def _trumps(
+    contract: Contract, dulle_trump: bool, kaiser: bool, pigs: bool, superpigs: bool
+) -> tuple[Card, ...]:
+    """Trumps high to low; house rules lift single cards to the top (docs/rules.md §9.1).
+
+    From the top: Kaiser (DK), Superschweinchen (D9), Schweinchen (DA), then the
+    contract's own order. Each applies only where that card is a trump.
+    """
+    trumps = _base_trumps(contract, dulle_trump)
+    for card, lifted in ((Card.DA, pigs), (Card.D9, superpigs), (Card.DK, kaiser)):
+        if lifted and card in trumps:
+            trumps = (card, *(c for c in trumps if c != card))
+    return trumps
 
 
 # Plain cards of one suit, highest first: A 10 K Q J 9 minus the ranks that are trumps.
@@ -112,9 +134,20 @@ class CardOrder:
 
 
 @cache
-def card_order(contract: Contract) -> CardOrder:
-    """The card order of ``contract`` (normal, marriage, poverty and diamonds solo share one)."""
-    trumps = _trumps(contract)
+def card_order(
+    contract: Contract,
+    *,
+    dulle_trump: bool = True,
+    kaiser: bool = False,
+    pigs: bool = False,
+    superpigs: bool = False,
+) -> CardOrder:
+    """The card order of ``contract`` (normal, marriage, poverty and diamonds solo share one).
+
+    ``dulle_trump`` and ``kaiser`` are house rules; ``pigs`` and ``superpigs`` are
+    declared Schweinchen and Superschweinchen (docs/rules.md §9.1).
+    """
+    trumps = _trumps(contract, dulle_trump, kaiser, pigs, superpigs)
     rank_of_trump = {card: 100 + len(trumps) - i for i, card in enumerate(trumps)}
     suit_class = tuple(TRUMP if c in rank_of_trump else c // 6 for c in CARDS)
     power = tuple(rank_of_trump.get(c, _PLAIN_POWER[Rank(c % 6)]) for c in CARDS)
@@ -122,3 +155,16 @@ def card_order(contract: Contract) -> CardOrder:
 
 
 NORMAL_ORDER = card_order(Contract.NORMAL)
+
+
+def order_for(
+    rules: RuleSet, contract: Contract, *, pigs: bool = False, superpigs: bool = False
+) -> CardOrder:
+    """The card order of ``contract`` under ``rules`` (and declared Schweinchen)."""
+    return card_order(
+        contract,
+        dulle_trump=rules.dulle_trump,
+        kaiser=rules.kaiser,
+        pigs=pigs,
+        superpigs=superpigs,
+    )

@@ -15,6 +15,9 @@ from .actions import (
     Announce,
     Announcement,
     Bid,
+    Declaration,
+    Declare,
+    Genscher,
     Party,
     PassCards,
     Play,
@@ -23,10 +26,21 @@ from .actions import (
     ReturnCards,
 )
 from .cards import CARD_POINTS, Card
-from .contracts import NORMAL_ORDER, TRUMP, CardOrder, Contract, card_order
-from .rules import Dullen, MarriageClarification, SoloType
+from .contracts import NORMAL_ORDER, TRUMP, CardOrder, Contract, order_for
+from .rules import (
+    AnnouncementDeadline,
+    CompulsoryAnnouncement,
+    MarriageClarification,
+    PovertyRefused,
+    RedealHand,
+    RuleSet,
+    Schweinchen,
+    SoloType,
+    TeamQueen,
+)
 from .state import (
     Calls,
+    Declared,
     GameSetup,
     GameState,
     IllegalActionError,
@@ -56,6 +70,12 @@ def legal_cards(state: GameState) -> tuple[Card, ...]:
         return ()
     seat = state.to_act
     assert seat is not None
+    if state.calls.declared or state.setup.rules.compulsory_announcement.value != "off":
+        if owed_announcement(state) is not None:
+            return ()
+        card = must_play(state, seat)
+        if card is not None:
+            return (card,)
     hand = state.hands[seat]
     trick = state.trick
     if trick:
@@ -88,7 +108,24 @@ def legal_actions(state: GameState, seat: int | None = None) -> tuple[Action, ..
         for s in range(4) if seat is None else (seat,):
             announces = ANNOUNCES[s]
             out.extend(announces[level] for level in may_announce(state, s))
+    if phase is Phase.PLAY and _DECLARING.intersection(_switched_on(state.setup.rules)):
+        for s in range(4) if seat is None else (seat,):
+            out.extend(declarations(state, s))
     return tuple(out)
+
+
+_DECLARING = frozenset({"schweinchen", "half_chicken", "genscher"})
+
+
+def _switched_on(rules: RuleSet) -> set[str]:
+    on = set()
+    if rules.schweinchen is not Schweinchen.OFF:
+        on.add("schweinchen")
+    if rules.half_chicken:
+        on.add("half_chicken")
+    if rules.genscher:
+        on.add("genscher")
+    return on
 
 
 def legal_bids(state: GameState) -> tuple[Reservation, ...]:
@@ -106,6 +143,9 @@ def may_announce(state: GameState, seat: int) -> tuple[Announcement, ...]:
     parties = state.parties
     if state.phase is not Phase.PLAY or not parties.open:
         return ()
+    if _announcement_house_rules(state.setup.rules):
+        # House rules on announcements (docs/rules.md §9.4) take the one full check.
+        return tuple(a for a in Announcement if _announce_refusal(state, seat, a) is None)
     calls = state.calls
     re = parties.re
     assert re is not None
@@ -126,14 +166,47 @@ def may_announce(state: GameState, seat: int) -> tuple[Announcement, ...]:
     return _LEVELS_FROM[own + 1]
 
 
+def _announcement_house_rules(rules: RuleSet) -> bool:
+    return (
+        rules.announcement_deadline is not AnnouncementDeadline.DDV
+        or rules.announce_on_turn_only
+        or rules.announcement_limit.level < 4
+    )
+
+
 _REPLY_ONLY = (Announcement.PARTY,)
 _LEVELS_FROM = tuple(tuple(Announcement(lv) for lv in range(low, 5)) for low in range(6))
 
 
-def trump_count(hand: Iterable[Card], *, fox_counts: bool = True) -> int:
+def trump_count(
+    hand: Iterable[Card], *, fox_counts: bool = True, order: CardOrder = NORMAL_ORDER
+) -> int:
     """Trumps of a normal game in ``hand``; without ``fox_counts`` the DA does not count."""
-    cls = NORMAL_ORDER.suit_class
+    cls = order.suit_class
     return sum(1 for c in hand if cls[c] == TRUMP and (fox_counts or c != _DA))
+
+
+def team_card(rules: RuleSet) -> Card:
+    """The queen whose holders are Re in a normal game: CQ, or DQ (docs/rules.md §9.1)."""
+    return Card.DQ if rules.team_queen is TeamQueen.DIAMONDS else Card.CQ
+
+
+def throw_reasons(hand: Iterable[Card], rules: RuleSet) -> tuple[RedealHand, ...]:
+    """Why ``hand`` may be thrown in under ``rules.redeal_on`` (docs/rules.md §9.2)."""
+    cards = tuple(hand)
+    nines = sum(1 for c in cards if c % 6 == 0)
+    kings = sum(1 for c in cards if c % 6 == 4)
+    full = sum(1 for c in cards if c % 6 in (1, 5))
+    cls = order_for(rules, Contract.NORMAL).suit_class
+    found = {
+        RedealHand.FIVE_NINES: nines >= 5,
+        RedealHand.FIVE_KINGS: kings >= 5,
+        RedealHand.FOUR_NINES_FOUR_KINGS: nines >= 4 and kings >= 4,
+        RedealHand.SEVEN_FULL: full >= 7,
+        # No trump above the DK: the hand's trumps are DK and D9 at most.
+        RedealHand.LOW_TRUMPS: all(c in (Card.DK, Card.D9) for c in cards if cls[c] == TRUMP),
+    }
+    return tuple(r for r in RedealHand if r in rules.redeal_on and found[r])
 
 
 def trick_winner(
@@ -178,6 +251,10 @@ def apply(state: GameState, action: Action) -> GameState:
         return _apply_reply(state, action)
     if type(action) is ReturnCards:
         return _apply_return(state, action)
+    if type(action) is Declare:
+        return _apply_declare(state, action)
+    if type(action) is Genscher:
+        return _apply_genscher(state, action)
     raise IllegalActionError(f"unknown action {action!r}", code="unknown")
 
 
@@ -228,6 +305,8 @@ def _apply_play(state: GameState, action: Play) -> GameState:
     except ValueError:
         name = getattr(card, "name", repr(card))
         raise IllegalActionError("You do not hold {card}", code="not_in_hand", card=name) from None
+    if state.calls.declared or state.setup.rules.compulsory_announcement.value != "off":
+        _check_duties(state, seat, card)
     trick = state.trick
     order = state.parties.order
     if trick:
@@ -270,12 +349,8 @@ def _apply_play(state: GameState, action: Play) -> GameState:
     rules = state.setup.rules
     number = len(state.tricks) + 1
     is_last = number == rules.tricks
-    dullen = rules.dullen
-    second_wins = dullen is Dullen.SECOND_WINS or (
-        dullen is Dullen.SECOND_WINS_EXCEPT_LAST and not is_last
-    )
     leader = state.leader
-    winner = trick_winner(trick, leader, order, second_wins)
+    winner = trick_winner(trick, leader, order, rules.dullen.second_wins(is_last))
     points = (
         CARD_POINTS[trick[0]] + CARD_POINTS[trick[1]] + CARD_POINTS[trick[2]] + CARD_POINTS[card]
     )
@@ -283,6 +358,8 @@ def _apply_play(state: GameState, action: Play) -> GameState:
     parties = state.parties
     if parties.contract is Contract.MARRIAGE and not parties.open:
         parties = _clarify_marriage(parties, rules.marriage_clarification, tricks[-1], number)
+    elif parties.contract is Contract.SCHWARZE_SAU and parties.re is None:
+        parties = _find_schwarze_sau(parties, tricks)
     return GameState(
         state.setup,
         Phase.FINISHED if is_last else Phase.PLAY,
@@ -296,6 +373,18 @@ def _apply_play(state: GameState, action: Play) -> GameState:
         state.calls,
         None if is_last else winner,
         actions,
+    )
+
+
+def _find_schwarze_sau(parties: Parties, tricks: tuple[Trick, ...]) -> Parties:
+    """Schwarze Sau: the winner of the trick with the second SQ plays alone (§9.3)."""
+    if sum(t.cards.count(Card.SQ) for t in tricks) < 2:
+        return parties
+    alone = tricks[-1].winner
+    number = len(tricks)
+    re = tuple(s == alone for s in range(4))
+    return dataclasses.replace(
+        parties, declarer=alone, re=re, open=True, shift=number - 1, clarified_in=number
     )
 
 
@@ -349,6 +438,12 @@ def _announce_refusal(state: GameState, seat: int, level: int) -> IllegalActionE
         return IllegalActionError(
             "Nobody may announce before the game type is settled", code="too_early"
         )
+    if parties.contract is Contract.RAMSCH:
+        return IllegalActionError("Nobody announces in a Ramsch", code="too_early")
+    if not parties.open and parties.contract is Contract.SCHWARZE_SAU:
+        return IllegalActionError(
+            "Nobody may announce before the second SQ decides who plays alone", code="too_early"
+        )
     if not parties.open:
         return IllegalActionError(
             "Nobody may announce before the marriage partner is found", code="too_early"
@@ -358,9 +453,21 @@ def _announce_refusal(state: GameState, seat: int, level: int) -> IllegalActionE
     calls = state.calls
     own = calls.level(party)
     name = _level_name(level, party)
+    rules = state.setup.rules
     if level <= own:
         return IllegalActionError(
             "{announcement} has already been announced", code="already", announcement=name
+        )
+    if level > rules.announcement_limit.level:
+        return IllegalActionError(
+            "These rules allow no announcement above {limit}: {announcement} is not played",
+            code="not_allowed",
+            announcement=name,
+            limit=_level_name(rules.announcement_limit.level, party),
+        )
+    if rules.announce_on_turn_only and state.to_act != seat:
+        return IllegalActionError(
+            "Under these rules you may announce only when it is your turn", code="not_on_turn"
         )
     if calls.barred(party):
         return IllegalActionError(
@@ -370,7 +477,14 @@ def _announce_refusal(state: GameState, seat: int, level: int) -> IllegalActionE
         )
     played = state.cards_played(seat)
     shift = parties.shift
-    size = state.setup.rules.hand_size
+    size = rules.hand_size
+    if rules.announcement_deadline is AnnouncementDeadline.BEFORE_FIRST_CARD and played > shift:
+        return IllegalActionError(
+            "Too late for {announcement}: under these rules every announcement comes before "
+            "your first card",
+            code="too_late",
+            announcement=name,
+        )
     lowest = own + 1
     if lowest == 0:
         # Re/Kontra: at most 1 card played (+ marriage shift), or a reply to the
@@ -454,22 +568,227 @@ def _apply_announce(state: GameState, action: Announce) -> GameState:
     late_reply = calls.level(party) < 0 and played > 1 + state.parties.shift
     made = Made(seat, party, level, played)
     if party is Party.RE:
-        new_calls = Calls(
-            level,
-            calls.kontra_level,
-            calls.log + (made,),
-            late_reply or calls.re_barred,
-            calls.kontra_barred,
+        new_calls = dataclasses.replace(
+            calls, re_level=level, log=calls.log + (made,), re_barred=late_reply or calls.re_barred
         )
     else:
-        new_calls = Calls(
-            calls.re_level,
-            level,
-            calls.log + (made,),
-            calls.re_barred,
-            late_reply or calls.kontra_barred,
+        new_calls = dataclasses.replace(
+            calls,
+            kontra_level=level,
+            log=calls.log + (made,),
+            kontra_barred=late_reply or calls.kontra_barred,
         )
     return _replace(state, calls=new_calls, actions=state.actions + (action,))
+
+
+# --------------------------------------------------------------------------- duties
+
+
+def owed_announcement(state: GameState) -> tuple[int, Announcement] | None:
+    """Zwingen: the seat that must announce now, and what (docs/rules.md §9.4).
+
+    The winner of a first trick worth 30 or more must announce Re/Kontra before
+    leading the second trick; under ``first_trick_30_renew`` a party that has
+    already announced must go one level up. Where the announcement is not allowed
+    (too late, barred, nothing left) there is no duty.
+    """
+    rule = state.setup.rules.compulsory_announcement
+    if rule is CompulsoryAnnouncement.OFF or len(state.tricks) != 1 or state.trick:
+        return None
+    first = state.tricks[0]
+    seat = first.winner
+    if first.points < 30 or state.to_act != seat or not state.parties.open:
+        return None
+    if any(m.seat == seat and m.played >= 1 and not m.implied for m in state.calls.log):
+        return None
+    party = state.party(seat)
+    assert party is not None
+    own = state.calls.level(party)
+    if own >= 0 and rule is not CompulsoryAnnouncement.FIRST_TRICK_30_RENEW:
+        return None
+    level = Announcement(min(own + 1, 4)) if own < 4 else None
+    if level is None or _announce_refusal(state, seat, level) is not None:
+        return None
+    return seat, level
+
+
+def must_play(state: GameState, seat: int) -> Card | None:
+    """The card ``seat`` must play next after declaring with it (Schweinchen, Genscher)."""
+    rules = state.setup.rules
+    hand = state.hands[seat]
+    for made in state.calls.declared:
+        if made.seat != seat:
+            continue
+        card = _DECLARED_WITH.get(made.what)
+        if card is None or hand.count(card) != 2:
+            continue
+        if made.what == "genscher" or rules.schweinchen is Schweinchen.ON_FIRST_PLAY:
+            return card
+    return None
+
+
+_DECLARED_WITH = {"schweinchen": Card.DA, "superschweinchen": Card.D9, "genscher": Card.DK}
+
+
+def _check_duties(state: GameState, seat: int, card: Card) -> None:
+    owed = owed_announcement(state)
+    if owed is not None:
+        party = state.party(seat)
+        assert party is not None
+        raise IllegalActionError(
+            "You won a first trick of 30 or more: announce {announcement} before you lead "
+            "(Zwingen)",
+            code="must_announce",
+            announcement=_level_name(owed[1], party),
+        )
+    required = must_play(state, seat)
+    if required is not None and card != required:
+        raise IllegalActionError(
+            "You declared with {required}: play {required} now",
+            code="must_play",
+            required=required.name,
+        )
+
+
+# --------------------------------------------------------------------------- declarations
+
+
+def declarations(state: GameState, seat: int) -> list[Action]:
+    """The declarations (Schweinchen, half chicken, Genscher) ``seat`` may make now."""
+    out: list[Action] = [
+        Declare(seat, what) for what in Declaration if _declare_refusal(state, seat, what) is None
+    ]
+    if state.setup.rules.genscher and _genscher_refusal(state, seat, 0 if seat else 1) is None:
+        out.extend(Genscher(seat, p) for p in range(4) if p != seat)
+    return out
+
+
+def _declare_refusal(state: GameState, seat: int, what: Declaration) -> IllegalActionError | None:
+    """Why ``seat`` may not declare ``what`` now, or ``None`` (docs/rules.md §9.1)."""
+    rules = state.setup.rules
+
+    def refuse(template: str, **params: Any) -> IllegalActionError:
+        return IllegalActionError(template, code="declare_refused", **params)
+
+    if state.phase is not Phase.PLAY:
+        return refuse("Declarations come once the game type is settled")
+    if state.calls.has(what.value):
+        return refuse("{what} has already been declared", what=what.spoken)
+    hand = state.hands[seat]
+    if what is Declaration.HALF_CHICKEN:
+        if not rules.half_chicken:
+            return refuse("Half chicken is not played under these rules")
+        if hand.count(Card.D10) < 2:
+            return refuse("Half chicken needs both tens of diamonds")
+        return None
+    if rules.schweinchen is Schweinchen.OFF or (
+        what is Declaration.SUPERSCHWEINCHEN and not rules.superschweinchen
+    ):
+        return refuse("{what} is not played under these rules", what=what.spoken)
+    card = Card.DA if what is Declaration.SCHWEINCHEN else Card.D9
+    if what is Declaration.SUPERSCHWEINCHEN and not state.calls.has("schweinchen"):
+        return refuse("Superschweinchen comes only after Schweinchen")
+    if not state.parties.order.is_trump(card):
+        return refuse("{card} is not a trump in this game", card=card.name)
+    if hand.count(card) < 2:
+        return refuse("{what} needs both {card}", what=what.spoken, card=card.name)
+    if rules.schweinchen is Schweinchen.AT_ONCE:
+        if state.tricks or state.trick:
+            return refuse(
+                "Too late for {what}: under these rules it is declared before the first card",
+                what=what.spoken,
+            )
+        return None
+    # on_first_play: declared on one's turn, with the first of the pair.
+    if state.to_act != seat or card not in _plain_legal(state, seat):
+        return refuse(
+            "Declare {what} on your turn, as you play the first {card}",
+            what=what.spoken,
+            card=card.name,
+        )
+    return None
+
+
+def _plain_legal(state: GameState, seat: int) -> tuple[Card, ...]:
+    """The cards ``seat`` could play by the follow rule alone (no declaration duties)."""
+    hand = state.hands[seat]
+    if state.trick:
+        cls = state.parties.order.suit_class
+        led = cls[state.trick[0]]
+        following = [c for c in hand if cls[c] == led]
+        if following:
+            return tuple(following)
+    return hand
+
+
+def _apply_declare(state: GameState, action: Declare) -> GameState:
+    seat = action.seat
+    _check_seat(seat)
+    try:
+        what = Declaration(action.what)
+    except ValueError:
+        raise IllegalActionError(f"unknown declaration {action.what!r}", code="unknown") from None
+    refusal = _declare_refusal(state, seat, what)
+    if refusal is not None:
+        raise refusal
+    calls = state.calls
+    made = Declared(seat, what.value, state.cards_played(seat))
+    new_calls = dataclasses.replace(calls, declared=calls.declared + (made,))
+    parties = state.parties
+    if what is not Declaration.HALF_CHICKEN:
+        # The card order changes at once: the declared cards are the highest trumps (§9.1).
+        assert parties.contract is not None
+        order = order_for(
+            state.setup.rules,
+            parties.contract,
+            pigs=True,
+            superpigs=what is Declaration.SUPERSCHWEINCHEN,
+        )
+        parties = dataclasses.replace(parties, order=order)
+    return _replace(state, calls=new_calls, parties=parties, actions=state.actions + (action,))
+
+
+def _genscher_refusal(state: GameState, seat: int, partner: int) -> IllegalActionError | None:
+    """Why ``seat`` may not name ``partner`` by Genscher now, or ``None`` (§9.4)."""
+
+    def refuse(template: str, **params: Any) -> IllegalActionError:
+        return IllegalActionError(template, code="genscher_refused", **params)
+
+    if not state.setup.rules.genscher:
+        return refuse("Genscher is not played under these rules")
+    if state.phase is not Phase.PLAY or state.parties.contract is not Contract.NORMAL:
+        return refuse("Genscher is played only in a normal game")
+    if state.calls.has("genscher"):
+        return refuse("Genscher has already been played")
+    if state.hands[seat].count(Card.DK) < 2:
+        return refuse("Genscher needs both kings of diamonds")
+    if state.to_act != seat or Card.DK not in _plain_legal(state, seat):
+        return refuse("Genscher is played on your turn, with the first DK")
+    if type(partner) is not int or not 0 <= partner <= 3 or partner == seat:
+        return refuse("Name another seat as your partner")
+    return None
+
+
+def _apply_genscher(state: GameState, action: Genscher) -> GameState:
+    """The Genscher and the named partner form one party; the calls stay with their party."""
+    seat = action.seat
+    _check_seat(seat)
+    refusal = _genscher_refusal(state, seat, action.partner)
+    if refusal is not None:
+        raise refusal
+    parties = state.parties
+    assert parties.re is not None
+    label = parties.re[seat]
+    pair = (seat, action.partner)
+    re = tuple((s in pair) == label for s in range(4))
+    calls = state.calls
+    made = Declared(seat, "genscher", state.cards_played(seat), action.partner)
+    return _replace(
+        state,
+        parties=dataclasses.replace(parties, re=re),
+        calls=dataclasses.replace(calls, declared=calls.declared + (made,)),
+        actions=state.actions + (action,),
+    )
 
 
 # --------------------------------------------------------------------------- bidding
@@ -488,18 +807,32 @@ def _bid_refusal(state: GameState, seat: int, bid: Reservation) -> IllegalAction
     if bid is Reservation.HEALTHY:
         return None
     if bid is Reservation.MARRIAGE:
-        if hand.count(Card.CQ) < 2:
+        if hand.count(team_card(rules)) < 2:
+            if rules.team_queen is TeamQueen.DIAMONDS:
+                return refuse("A marriage needs both queens of diamonds")
             return refuse("A marriage needs both queens of clubs")
         return None
     if bid is Reservation.POVERTY:
         if not rules.poverty:
             return refuse("Poverty is not played under these rules")
-        trumps = trump_count(hand, fox_counts=rules.poverty_fox_counts)
-        if trumps > 3:
-            return refuse("Poverty needs at most 3 trumps; you hold {trumps}", trumps=trumps)
+        trumps = trump_count(
+            hand, fox_counts=rules.poverty_fox_counts, order=order_for(rules, Contract.NORMAL)
+        )
+        most = rules.poverty_cards
+        if trumps > most:
+            return refuse(
+                "Poverty needs at most {most} trumps; you hold {trumps}", most=most, trumps=trumps
+            )
         return None
     if bid is Reservation.THROW:
-        return refuse("Throwing in the cards is not allowed under these rules")
+        if not rules.redeal_on:
+            return refuse("Throwing in the cards is not allowed under these rules")
+        if not throw_reasons(hand, rules):
+            allowed = ", ".join(r.value for r in RedealHand if r in rules.redeal_on)
+            return refuse(
+                "This hand may not be thrown in; these rules allow it for {hands}", hands=allowed
+            )
+        return None
     solo = SoloType(bid.value[5:])
     if solo not in rules.solos:
         return refuse("The {solo} solo is not allowed under these rules", solo=solo.value)
@@ -518,6 +851,9 @@ def _apply_bid(state: GameState, action: Bid) -> GameState:
         raise refusal
     bids = state.bids + (bid,)
     actions = state.actions + (action,)
+    if bid is Reservation.THROW:
+        # A thrown-in hand ends the round at once: the same dealer deals again (§9.2).
+        return _replace(state, phase=Phase.FINISHED, bids=bids, to_act=None, actions=actions)
     if state.setup.forced is None and len(bids) < 4:
         return _replace(state, bids=bids, to_act=(seat + 1) % 4, actions=actions)
     return _resolve_bids(_replace(state, bids=bids, actions=actions))
@@ -539,33 +875,46 @@ def _resolve_bids(state: GameState) -> GameState:
     ranked = [(_bid_rank(state, state.bidder(i), b), i) for i, b in enumerate(state.bids)]
     top = max(rank for rank, _ in ranked)
     candidates = [i for rank, i in ranked if rank == top]
-    index = candidates[-1] if setup.rules.reservation_priority.value == "last" else candidates[0]
+    rules = setup.rules
+    # Solo overbid (docs/rules.md §9.3): of several voluntary solos the last one
+    # plays, and it starts with no 90 announced.
+    overbid = rules.solo_overbid and top == 3 and len(candidates) > 1
+    last_wins = rules.reservation_priority.value == "last" or overbid
+    index = candidates[-1] if last_wins else candidates[0]
     seat = state.bidder(index)
     bid = state.bids[index]
     left = (setup.dealer + 1) % 4
     if bid.is_solo:
         contract = Contract(bid.value)
         compulsory = top == 4
-        leader = seat if compulsory or setup.rules.soloist_leads else left
+        leader = seat if compulsory or rules.soloist_leads else left
         re = tuple(s == seat for s in range(4))
-        parties = Parties(contract, seat, None, re, compulsory, card_order(contract), True)
-        return _replace(state, phase=Phase.PLAY, parties=parties, leader=leader, to_act=leader)
+        order = order_for(rules, contract)
+        parties = Parties(contract, seat, None, re, compulsory, order, True)
+        calls = state.calls
+        if overbid:
+            calls = Calls(re_level=1, log=(Made(seat, Party.RE, 1, 0, implied=True),))
+        return _replace(
+            state, phase=Phase.PLAY, parties=parties, calls=calls, leader=leader, to_act=leader
+        )
     if bid is Reservation.POVERTY:
-        parties = Parties(Contract.POVERTY, seat)
+        parties = Parties(Contract.POVERTY, seat, order=order_for(rules, Contract.POVERTY))
         return _replace(
             state, phase=Phase.POVERTY, parties=parties, poverty=Poverty(seat), to_act=seat
         )
+    order = order_for(rules, Contract.NORMAL)
     if bid is Reservation.MARRIAGE:
-        parties = Parties(Contract.MARRIAGE, seat)
+        parties = Parties(Contract.MARRIAGE, seat, order=order)
         return _replace(state, phase=Phase.PLAY, parties=parties, to_act=left)
-    holders = [s for s in range(4) for c in state.hands[s] if c == Card.CQ]
+    queen = team_card(rules)
+    holders = [s for s in range(4) for c in state.hands[s] if c == queen]
     if holders[0] == holders[1]:
-        # Both queens of clubs and "healthy": a silent marriage, a solo in disguise (§4).
+        # Both team queens and "healthy": a silent marriage, a solo in disguise (§4).
         re = tuple(s == holders[0] for s in range(4))
-        parties = Parties(Contract.SILENT_MARRIAGE, holders[0], None, re, False, NORMAL_ORDER, True)
+        parties = Parties(Contract.SILENT_MARRIAGE, holders[0], None, re, False, order, True)
     else:
         re = tuple(s in holders for s in range(4))
-        parties = Parties(Contract.NORMAL, None, None, re, False, NORMAL_ORDER, True)
+        parties = Parties(Contract.NORMAL, None, None, re, False, order, True)
     return _replace(state, phase=Phase.PLAY, parties=parties, to_act=left)
 
 
@@ -576,36 +925,37 @@ def _poverty_actions(state: GameState) -> list[Action]:
     poverty = state.poverty
     seat = state.to_act
     assert poverty is not None and seat is not None
+    hand = state.hands[seat]
     if not poverty.passed:
-        return [PassCards(seat, cards) for cards in _choices_of_three(state.hands[seat], state)]
+        return [PassCards(seat, cards) for cards in _choices(state, hand, _pass_refusal)]
     if poverty.acceptor is None:
         return [PovertyReply(seat, True), PovertyReply(seat, False)]
-    return [ReturnCards(seat, cards) for cards in _choices_of_three(state.hands[seat], None)]
+    return [ReturnCards(seat, cards) for cards in _choices(state, hand, _return_refusal)]
 
 
-def _choices_of_three(
-    hand: tuple[Card, ...], poor_state: GameState | None
-) -> list[tuple[Card, ...]]:
-    """Distinct sets of three cards from ``hand`` (for the poor player: with all trumps)."""
-    seen = dict.fromkeys(combinations(hand, 3))
-    if poor_state is None:
-        return list(seen)
-    return [cards for cards in seen if _pass_refusal(poor_state, hand, cards) is None]
+def _choices(state: GameState, hand: tuple[Card, ...], refusal: Any) -> list[tuple[Card, ...]]:
+    """Distinct sets of poverty cards from ``hand`` that ``refusal`` lets pass."""
+    seen = dict.fromkeys(combinations(hand, state.setup.rules.poverty_cards))
+    return [cards for cards in seen if refusal(state, hand, cards) is None]
 
 
 def poverty_trumps_required(state: GameState, hand: Iterable[Card]) -> list[Card]:
     """The trumps the poor player must put down: all of them (the DA only if it counts)."""
     fox = state.setup.rules.poverty_fox_counts
-    cls = NORMAL_ORDER.suit_class
+    cls = state.parties.order.suit_class
     return [c for c in hand if cls[c] == TRUMP and (fox or c != _DA)]
 
 
 def _pass_refusal(
     state: GameState, hand: tuple[Card, ...], cards: tuple[Card, ...]
 ) -> IllegalActionError | None:
-    if len(cards) != 3:
+    count = state.setup.rules.poverty_cards
+    if len(cards) != count:
         return IllegalActionError(
-            "Put down exactly 3 cards, not {count}", code="bad_cards", count=len(cards)
+            "Put down exactly {need} cards, not {count}",
+            code="bad_cards",
+            need=count,
+            count=len(cards),
         )
     missing = Counter(cards) - Counter(hand)
     if missing:
@@ -664,10 +1014,58 @@ def _apply_reply(state: GameState, action: PovertyReply) -> GameState:
         return _replace(state, hands=hands, poverty=new, to_act=seat, actions=actions)
     declined = poverty.declined + (seat,)
     new = Poverty(poverty.poor, poverty.passed, declined)
-    if len(declined) == 3:
+    if len(declined) < 3:
+        return _replace(state, poverty=new, to_act=(seat + 1) % 4, actions=actions)
+    refused = state.setup.rules.poverty_refused
+    if refused is PovertyRefused.REDEAL:
         # Nobody takes the poverty: the game ends and the same dealer deals again (§4).
         return _replace(state, phase=Phase.FINISHED, poverty=new, to_act=None, actions=actions)
-    return _replace(state, poverty=new, to_act=(seat + 1) % 4, actions=actions)
+    # Schwarze Sau or Ramsch (§9.3): the poor player takes the cards back and all play on.
+    contract = Contract.SCHWARZE_SAU if refused is PovertyRefused.SCHWARZE_SAU else Contract.RAMSCH
+    hands = _set_hand(state.hands, poverty.poor, state.hands[poverty.poor] + poverty.passed)
+    parties = Parties(contract, order=order_for(state.setup.rules, contract))
+    left = (state.setup.dealer + 1) % 4
+    return _replace(
+        state,
+        phase=Phase.PLAY,
+        hands=hands,
+        parties=parties,
+        poverty=new,
+        leader=left,
+        to_act=left,
+        actions=actions,
+    )
+
+
+def _return_refusal(
+    state: GameState, hand: tuple[Card, ...], cards: tuple[Card, ...]
+) -> IllegalActionError | None:
+    rules = state.setup.rules
+    count = rules.poverty_cards
+    if len(cards) != count:
+        return IllegalActionError(
+            "Give back exactly {need} cards, not {count}",
+            code="bad_cards",
+            need=count,
+            count=len(cards),
+        )
+    missing = Counter(cards) - Counter(hand)
+    if missing:
+        return IllegalActionError(
+            "You do not hold {card}", code="bad_cards", card=next(iter(missing)).name
+        )
+    if not rules.poverty_return_trumps:
+        # House rule (§9.3): no trumps back, unless the hand lacks plain cards enough.
+        cls = state.parties.order.suit_class
+        plain = sum(1 for c in hand if cls[c] != TRUMP)
+        trumps = [c for c in cards if cls[c] == TRUMP]
+        if len(trumps) > max(0, count - plain):
+            return IllegalActionError(
+                "Under these rules you may not give trumps back: {card} is a trump",
+                code="bad_cards",
+                card=trumps[0].name,
+            )
+    return None
 
 
 def _apply_return(state: GameState, action: ReturnCards) -> GameState:
@@ -679,19 +1077,14 @@ def _apply_return(state: GameState, action: ReturnCards) -> GameState:
         raise IllegalActionError("There are no cards to give back now", code="wrong_step")
     cards = tuple(action.cards)
     hand = state.hands[seat]
-    if len(cards) != 3:
-        raise IllegalActionError(
-            "Give back exactly 3 cards, not {count}", code="bad_cards", count=len(cards)
-        )
-    missing = Counter(cards) - Counter(hand)
-    if missing:
-        raise IllegalActionError(
-            "You do not hold {card}", code="bad_cards", card=next(iter(missing)).name
-        )
+    refusal = _return_refusal(state, hand, cards)
+    if refusal is not None:
+        raise refusal
     hands = _set_hand(state.hands, seat, _without(hand, cards))
     hands = _set_hand(hands, poverty.poor, hands[poverty.poor] + cards)
     re = tuple(s in (poverty.poor, seat) for s in range(4))
-    parties = Parties(Contract.POVERTY, poverty.poor, seat, re, False, NORMAL_ORDER, True)
+    order = state.parties.order
+    parties = Parties(Contract.POVERTY, poverty.poor, seat, re, False, order, True)
     left = (state.setup.dealer + 1) % 4
     return _replace(
         state,

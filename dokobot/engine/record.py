@@ -12,6 +12,9 @@ from .actions import (
     Announce,
     Announcement,
     Bid,
+    Declaration,
+    Declare,
+    Genscher,
     Party,
     PassCards,
     Play,
@@ -20,7 +23,7 @@ from .actions import (
     ReturnCards,
 )
 from .cards import Card
-from .game import apply, legal_actions, legal_bids, legal_cards, may_announce
+from .game import apply, legal_actions, legal_bids, legal_cards, may_announce, throw_reasons
 from .rules import RuleError, RuleSet
 from .scoring import GameResult, score
 from .state import GameSetup, GameState, IllegalActionError, Phase
@@ -49,6 +52,10 @@ def action_to_json(state: GameState, action: Action) -> dict[str, Any]:
         return {"seat": action.seat, "pass": [c.name for c in action.cards]}
     if isinstance(action, PovertyReply):
         return {"seat": action.seat, "poverty": "accept" if action.accept else "decline"}
+    if isinstance(action, Declare):
+        return {"seat": action.seat, "declare": Declaration(action.what).value}
+    if isinstance(action, Genscher):
+        return {"seat": action.seat, "genscher": action.partner}
     return {"seat": action.seat, "return": [c.name for c in action.cards]}
 
 
@@ -65,11 +72,13 @@ def to_record(state: GameState, **metadata: Any) -> dict[str, Any]:
         record["solo_owed"] = list(setup.solo_owed)
     if setup.forced is not None:
         record["forced"] = setup.forced
+    if setup.bock > 1:
+        record["bock"] = setup.bock
     for key in METADATA_KEYS:
         if metadata.get(key) is not None:
             record[key] = metadata[key]
     # Announcement words depend on the announcer's party, known from the calls log.
-    log = iter(state.calls.log)
+    log = iter(m for m in state.calls.log if not m.implied)
     actions = []
     for action in state.actions:
         if isinstance(action, Announce):
@@ -135,9 +144,17 @@ def setup_from_record(record: Any) -> GameSetup:
     forced = record.get("forced")
     if forced is not None:
         forced = _seat(forced, "forced")
+    bock = record.get("bock", 1)
+    if type(bock) is not int or bock < 1 or bock & (bock - 1):
+        raise RecordError(f"bock must be 1, 2, 4, 8 …, not {json.dumps(bock)}")
     try:
         return GameSetup(
-            rules=rules, dealer=dealer, hands=hands, solo_owed=tuple(owed_raw), forced=forced
+            rules=rules,
+            dealer=dealer,
+            hands=hands,
+            solo_owed=tuple(owed_raw),
+            forced=forced,
+            bock=bock,
         )
     except ValueError as exc:
         raise RecordError(str(exc)) from None
@@ -184,7 +201,17 @@ def action_from_json(state: GameState, raw: Any, where: str) -> Action:
         if value not in ("accept", "decline"):
             raise RecordError(f'{where}: poverty must be "accept" or "decline"')
         return PovertyReply(seat, value == "accept")
-    raise RecordError(f"{where}: {key} needs a house rule these rules do not switch on")
+    if key == "declare":
+        try:
+            return Declare(seat, Declaration(value))
+        except ValueError:
+            names = ", ".join(d.value for d in Declaration)
+            raise RecordError(
+                f"{where}: unknown declaration {json.dumps(value)}; valid: {names}"
+            ) from None
+    if type(value) is not int or not 0 <= value <= 3:
+        raise RecordError(f"{where}: genscher names a partner seat 0-3, not {json.dumps(value)}")
+    return Genscher(seat, value)
 
 
 def replay(record: Any) -> GameState:
@@ -233,6 +260,10 @@ def _describe(action: Action) -> str:
         return f"bid {action.reservation}"
     if isinstance(action, PovertyReply):
         return "accepted the poverty" if action.accept else "declined the poverty"
+    if isinstance(action, Declare):
+        return f"declared {Declaration(action.what).value}"
+    if isinstance(action, Genscher):
+        return f"named seat {action.partner} by Genscher"
     verb = "put down" if isinstance(action, PassCards) else "gave back"
     return f"{verb} {' '.join(c.name for c in action.cards)}"
 
@@ -256,6 +287,7 @@ def result_to_json(result: GameResult) -> dict[str, Any]:
             {"item": i.item, "party": i.party.value, "points": i.points} for i in result.breakdown
         ],
         "scores": list(result.scores),
+        **({"bock_rounds": result.bock_rounds} if result.bock_rounds else {}),
         # A compulsory solo (Pflichtsolo) is marked, for the list's own column.
         **({"compulsory": True} if result.compulsory else {}),
     }
@@ -264,10 +296,21 @@ def result_to_json(result: GameResult) -> dict[str, Any]:
 def outcome(state: GameState) -> dict[str, Any]:
     """The replay output for ``state``: a finished game's result or what may happen next."""
     if state.is_redeal:
+        thrown = state.thrown_by
         return {
             "complete": True,
             "contract": state.parties.contract.value if state.parties.contract else None,
             "redeal": True,
+            **(
+                {
+                    "thrown_by": thrown,
+                    "thrown_for": [
+                        r.value for r in throw_reasons(state.hands[thrown], state.rules)
+                    ],
+                }
+                if thrown is not None
+                else {}
+            ),
             "soloist": None,
             "re": [],
             "kontra": [],
@@ -300,7 +343,15 @@ def legal_words(state: GameState) -> list[str]:
         return [bid.value for bid in legal_bids(state)]
     if state.phase is Phase.PLAY:
         order = state.parties.order
-        return [c.name for c in sorted(legal_cards(state), key=order.sort_key)]
+        words = [c.name for c in sorted(legal_cards(state), key=order.sort_key)]
+        turn = state.to_act
+        # Declarations the seat to act may make (house rules, docs/rules.md §9.1, §9.4).
+        for action in legal_actions(state, turn):
+            if isinstance(action, Declare):
+                words.append(f"declare:{Declaration(action.what).value}")
+            elif isinstance(action, Genscher):
+                words.append(f"genscher:{action.partner}")
+        return words
     poverty = state.poverty
     assert poverty is not None and state.to_act is not None
     if poverty.passed and poverty.acceptor is None:

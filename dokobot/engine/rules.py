@@ -14,6 +14,15 @@ class Dullen(enum.StrEnum):
     FIRST_WINS = "first_wins"
     SECOND_WINS = "second_wins"
     SECOND_WINS_EXCEPT_LAST = "second_wins_except_last"
+    SECOND_WINS_ONLY_LAST = "second_wins_only_last"
+
+    def second_wins(self, last_trick: bool) -> bool:
+        """Whether the second of two hearts tens wins a trick (the last trick or another)."""
+        if self is Dullen.SECOND_WINS:
+            return True
+        if self is Dullen.SECOND_WINS_EXCEPT_LAST:
+            return not last_trick
+        return self is Dullen.SECOND_WINS_ONLY_LAST and last_trick
 
 
 class MarriageClarification(enum.StrEnum):
@@ -44,6 +53,86 @@ class SoloType(enum.StrEnum):
     DIAMONDS = "diamonds"
 
 
+class RedealHand(enum.StrEnum):
+    """Hands that may be thrown in for a new deal (docs/rules.md §9.2)."""
+
+    FIVE_NINES = "five_nines"
+    FIVE_KINGS = "five_kings"
+    FOUR_NINES_FOUR_KINGS = "four_nines_four_kings"
+    SEVEN_FULL = "seven_full"
+    LOW_TRUMPS = "low_trumps"
+
+
+class AnnouncementDeadline(enum.StrEnum):
+    """How long announcements may be made (docs/rules.md §6, §9.4)."""
+
+    DDV = "ddv"
+    BEFORE_FIRST_CARD = "before_first_card"
+
+
+class AnnouncementLimit(enum.StrEnum):
+    """The highest announcement a party may make (docs/rules.md §9.4)."""
+
+    SCHWARZ = "schwarz"
+    NO30 = "no30"
+    NO60 = "no60"
+    NO90 = "no90"
+    RE_KONTRA = "re_kontra"
+
+    @property
+    def level(self) -> int:
+        """The highest level allowed: 0 Re/Kontra … 4 schwarz."""
+        return {"re_kontra": 0, "no90": 1, "no60": 2, "no30": 3, "schwarz": 4}[self.value]
+
+
+class Schweinchen(enum.StrEnum):
+    """Whether and when the holder of both DA declares them (docs/rules.md §9.1)."""
+
+    OFF = "off"
+    AT_ONCE = "at_once"
+    ON_FIRST_PLAY = "on_first_play"
+
+
+class CompulsoryAnnouncement(enum.StrEnum):
+    """Zwingen: winning a first trick of 30 or more forces an announcement (§9.4)."""
+
+    OFF = "off"
+    FIRST_TRICK_30 = "first_trick_30"
+    FIRST_TRICK_30_RENEW = "first_trick_30_renew"
+
+
+class PovertyRefused(enum.StrEnum):
+    """What happens when nobody takes a poverty (docs/rules.md §4, §9.3)."""
+
+    REDEAL = "redeal"
+    SCHWARZE_SAU = "schwarze_sau"
+    RAMSCH = "ramsch"
+
+
+class BockTrigger(enum.StrEnum):
+    """Games after which a Bock round (four games at double value) is due (§9.6)."""
+
+    TIE_120 = "tie_120"
+    LOST_RE = "lost_re"
+    LOST_KONTRA = "lost_kontra"
+    LOST_SOLO = "lost_solo"
+    HEARTS_TRICK = "hearts_trick"
+
+
+class BockStacking(enum.StrEnum):
+    """Overlapping Bock rounds queue up (``append``) or double again (``double``)."""
+
+    APPEND = "append"
+    DOUBLE = "double"
+
+
+class TeamQueen(enum.StrEnum):
+    """The queens that make the Re party in a normal game (docs/rules.md §9.1)."""
+
+    CLUBS = "clubs"
+    DIAMONDS = "diamonds"
+
+
 DDV_SOLOS: frozenset[SoloType] = frozenset(
     {
         SoloType.QUEEN,
@@ -55,6 +144,24 @@ DDV_SOLOS: frozenset[SoloType] = frozenset(
         SoloType.DIAMONDS,
     }
 )
+
+
+#: The enum behind each key that takes named values (sets included).
+RULE_KINDS: dict[str, type[enum.StrEnum]] = {
+    "dullen": Dullen,
+    "solos": SoloType,
+    "marriage_clarification": MarriageClarification,
+    "reservation_priority": ReservationPriority,
+    "team_queen": TeamQueen,
+    "schweinchen": Schweinchen,
+    "redeal_on": RedealHand,
+    "poverty_refused": PovertyRefused,
+    "announcement_deadline": AnnouncementDeadline,
+    "announcement_limit": AnnouncementLimit,
+    "compulsory_announcement": CompulsoryAnnouncement,
+    "bock_after": BockTrigger,
+    "bock_stacking": BockStacking,
+}
 
 
 class RuleError(ValueError):
@@ -86,9 +193,88 @@ class RuleSet:
     #: Compulsory solos each player owes per session (tournament: 1).
     compulsory_solos: int = 0
 
+    # -- the card order (docs/rules.md §9.1)
+    #: The hearts tens are the highest trumps; ``False``: a plain heart (A 10 K 9).
+    dulle_trump: bool = True
+    #: The queens whose holders are Re in a normal game (and make a marriage).
+    team_queen: TeamQueen = TeamQueen.CLUBS
+    #: Kaiser: the kings of diamonds rank above all trumps.
+    kaiser: bool = False
+    #: The holder of both DA may declare Schweinchen: they become the highest trumps.
+    schweinchen: Schweinchen = Schweinchen.OFF
+    #: After Schweinchen, the holder of both D9 may declare them above the Schweinchen.
+    superschweinchen: bool = False
+    #: The holder of both D10 may call "half chicken": shown to the table, no effect.
+    half_chicken: bool = False
+
+    # -- the deal and the reservation round (docs/rules.md §9.2, §9.3)
+    #: Hands that may be thrown in: the same dealer deals again.
+    redeal_on: frozenset[RedealHand] = frozenset()
+    #: A later voluntary solo takes over an earlier one, starting with no 90 announced.
+    solo_overbid: bool = False
+    #: Cards passed each way in a poverty, and the most trumps a poor hand holds.
+    poverty_cards: int = 3
+    #: The poverty's acceptor may give trumps back.
+    poverty_return_trumps: bool = True
+    #: When everybody declines a poverty: redeal, Schwarze Sau or Ramsch.
+    poverty_refused: PovertyRefused = PovertyRefused.REDEAL
+
+    # -- announcements (docs/rules.md §9.4)
+    #: ``before_first_card``: every announcement before the announcer's first card.
+    announcement_deadline: AnnouncementDeadline = AnnouncementDeadline.DDV
+    #: Announcements only when it is the announcer's turn to play.
+    announce_on_turn_only: bool = False
+    #: The highest announcement allowed.
+    announcement_limit: AnnouncementLimit = AnnouncementLimit.SCHWARZ
+    #: Zwingen: the winner of a first trick of 30 or more must announce.
+    compulsory_announcement: CompulsoryAnnouncement = CompulsoryAnnouncement.OFF
+    #: Genscher: the holder of both DK names a new partner on playing the first.
+    genscher: bool = False
+
+    # -- scoring (docs/rules.md §9.5, §9.6)
+    #: A Doppelkopf trick (40 or more) must also hold two pairs of equal cards.
+    doppelkopf_needs_pairs: bool = False
+    #: Catching an opponent's H10 is an extra point.
+    extra_dulle_caught: bool = False
+    #: A trick of two aces and two kings is an extra point.
+    extra_aces_kings_trick: bool = False
+    #: A fox caught in the last trick is worth this many points (1 or 2).
+    fox_last_trick: int = 1
+    #: A fox caught in the first trick is worth this many points (1 or 2).
+    fox_first_trick: int = 1
+    #: Winning the other party's CJ in the last trick is an extra point.
+    karlchen_caught: bool = False
+    #: Lieschen Müller: a DQ catching the other party's CJ in the last trick is an extra point.
+    lieschen_mueller: bool = False
+    #: An announced solo counts double.
+    solo_value_doubled: bool = False
+    #: Games after which a Bock round (four games at double value) follows.
+    bock_after: frozenset[BockTrigger] = frozenset()
+    #: Overlapping Bock rounds queue up or double again.
+    bock_stacking: BockStacking = BockStacking.APPEND
+
     def __post_init__(self) -> None:
+        # Named values given as plain text become their enum, so that
+        # ``RuleSet(schweinchen="at_once")`` means what it says.
+        for key, kind in RULE_KINDS.items():
+            value = getattr(self, key)
+            try:
+                if isinstance(value, frozenset):
+                    converted: Any = frozenset(kind(v) for v in value)
+                else:
+                    converted = kind(value)
+            except ValueError:
+                raise RuleError(f"rule {key!r}: invalid value {value!r}") from None
+            object.__setattr__(self, key, converted)
         if not isinstance(self.compulsory_solos, int) or self.compulsory_solos < 0:
             raise RuleError("compulsory_solos must be a whole number ≥ 0")
+        if self.poverty_cards not in (3, 4):
+            raise RuleError("poverty_cards must be 3 or 4")
+        for key in ("fox_last_trick", "fox_first_trick"):
+            if getattr(self, key) not in (1, 2):
+                raise RuleError(f"{key} must be 1 or 2")
+        if self.superschweinchen and self.schweinchen is Schweinchen.OFF:
+            raise RuleError("superschweinchen needs schweinchen (at_once or on_first_play)")
 
     @property
     def hand_size(self) -> int:
@@ -116,10 +302,20 @@ class RuleSet:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
-        """Build a rule set from a record's ``rules``; unknown keys or values raise RuleError."""
+        """Build a rule set from a record's ``rules``; unknown keys or values raise RuleError.
+
+        A ``preset`` key starts from that preset; the other keys change it.
+        """
         if not isinstance(data, Mapping):
             raise RuleError("rules must be an object")
         kwargs: dict[str, Any] = {}
+        if "preset" in data:
+            name = data["preset"]
+            if not isinstance(name, str) or name not in PRESETS:
+                raise RuleError(
+                    f"rule 'preset': invalid value {name!r}; valid: {', '.join(PRESETS)}"
+                )
+            data = {**PRESETS[name], **{k: v for k, v in data.items() if k != "preset"}}
         for key, value in data.items():
             converter = _CONVERTERS.get(key)
             if converter is None:
@@ -127,8 +323,26 @@ class RuleSet:
             try:
                 kwargs[key] = converter(value)
             except (ValueError, TypeError) as exc:
-                raise RuleError(f"rule {key!r}: invalid value {value!r}") from exc
+                raise RuleError(
+                    f"rule {key!r}: invalid value {value!r}; valid: {valid_values(key)}"
+                ) from exc
         return cls(**kwargs)
+
+
+def valid_values(key: str) -> str:
+    """The values ``key`` takes, as one line of text (for error messages and help)."""
+    default = RULE_DEFAULTS[key]
+    if isinstance(default, bool):
+        return "true, false"
+    if key == "compulsory_solos":
+        return "a whole number ≥ 0"
+    if key in ("poverty_cards",):
+        return "3, 4"
+    if key in ("fox_last_trick", "fox_first_trick"):
+        return "1, 2"
+    kind = RULE_KINDS[key]
+    names = ", ".join(v.value for v in kind)
+    return f"a list out of {names}" if isinstance(default, frozenset) else names
 
 
 def _strict_bool(value: Any) -> bool:
@@ -149,6 +363,24 @@ def _solos(value: Any) -> frozenset[SoloType]:
     return frozenset(SoloType(v) for v in value)
 
 
+def _set_of(kind: type[enum.StrEnum]) -> Any:
+    def convert(value: Any) -> frozenset[Any]:
+        if not isinstance(value, list | tuple | set | frozenset):
+            raise TypeError("expected a list")
+        return frozenset(kind(v) for v in value)
+
+    return convert
+
+
+def _one_of(*allowed: int) -> Any:
+    def convert(value: Any) -> int:
+        if isinstance(value, bool) or value not in allowed:
+            raise ValueError(f"expected one of {allowed}")
+        return int(value)
+
+    return convert
+
+
 _CONVERTERS: dict[str, Any] = {
     "nines": _strict_bool,
     "dullen": Dullen,
@@ -160,6 +392,83 @@ _CONVERTERS: dict[str, Any] = {
     "soloist_leads": _strict_bool,
     "announcement_doubles": _strict_bool,
     "compulsory_solos": _count,
+    "dulle_trump": _strict_bool,
+    "team_queen": TeamQueen,
+    "kaiser": _strict_bool,
+    "schweinchen": Schweinchen,
+    "superschweinchen": _strict_bool,
+    "half_chicken": _strict_bool,
+    "redeal_on": _set_of(RedealHand),
+    "solo_overbid": _strict_bool,
+    "poverty_cards": _one_of(3, 4),
+    "poverty_return_trumps": _strict_bool,
+    "poverty_refused": PovertyRefused,
+    "announcement_deadline": AnnouncementDeadline,
+    "announce_on_turn_only": _strict_bool,
+    "announcement_limit": AnnouncementLimit,
+    "compulsory_announcement": CompulsoryAnnouncement,
+    "genscher": _strict_bool,
+    "doppelkopf_needs_pairs": _strict_bool,
+    "extra_dulle_caught": _strict_bool,
+    "extra_aces_kings_trick": _strict_bool,
+    "fox_last_trick": _one_of(1, 2),
+    "fox_first_trick": _one_of(1, 2),
+    "karlchen_caught": _strict_bool,
+    "lieschen_mueller": _strict_bool,
+    "solo_value_doubled": _strict_bool,
+    "bock_after": _set_of(BockTrigger),
+    "bock_stacking": BockStacking,
 }
 
 DDV = RuleSet()
+
+#: Named rule sets a server starts from (docs/rules.md §9.7); each is the keys it changes.
+PRESETS: dict[str, dict[str, Any]] = {
+    "ddv": {},
+    "pub": {
+        "dullen": "second_wins",
+        "poverty": True,
+        "schweinchen": "at_once",
+        "bock_after": ["lost_kontra", "lost_re", "tie_120"],
+        "announcement_doubles": True,
+        "nines": False,
+    },
+    "beginners": {
+        "solos": ["diamonds", "jack", "queen"],
+        "announcement_limit": "no90",
+    },
+}
+
+
+def preset(name: str) -> RuleSet:
+    """The rule set of a named preset; raises RuleError naming the presets."""
+    try:
+        return RuleSet.from_dict(PRESETS[name])
+    except KeyError:
+        raise RuleError(f"unknown preset {name!r}; choose {', '.join(PRESETS)}") from None
+
+
+def describe(rules: RuleSet) -> tuple[str, dict[str, Any]]:
+    """The preset closest to ``rules`` and the keys that differ from it (as in a record)."""
+    mine = rules.to_dict()
+    best: tuple[str, dict[str, Any]] | None = None
+    for name in PRESETS:
+        base = preset(name).to_dict()
+        diff = {k: v for k, v in mine.items() if base.get(k) != v}
+        # Keys the preset changes that these rules leave at the DDV default.
+        for key in base.keys() - mine.keys():
+            diff[key] = _default_value(key)
+        if best is None or len(diff) < len(best[1]):
+            best = (name, diff)
+    assert best is not None
+    return best
+
+
+def _default_value(key: str) -> Any:
+    value = RULE_DEFAULTS[key]
+    if isinstance(value, frozenset):
+        return sorted(str(v) for v in value)
+    return value.value if isinstance(value, enum.Enum) else value
+
+
+RULE_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(RuleSet)}

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 from .actions import Party
-from .cards import Card
+from .cards import Card, Suit
 from .contracts import Contract
-from .state import GameState, Phase
+from .rules import BockTrigger
+from .state import GameState, Phase, Trick
 
 # Thresholds a winning party must reach against the opponents' no 90 / 60 / 30 /
 # schwarz to score "120 against no 90" and so on (docs/rules.md §8.4).
@@ -53,6 +55,8 @@ class GameResult:
     breakdown: tuple[ScoreItem, ...]
     scores: tuple[int, ...]
     compulsory: bool = False
+    #: Bock rounds this game sets off for the session (house rule ``bock_after``, §9.6).
+    bock_rounds: int = 0
 
     @property
     def is_solo(self) -> bool:
@@ -69,6 +73,8 @@ def score(state: GameState) -> GameResult:
         raise GameNotFinishedError("the game is not finished")
     parties = state.parties
     contract = parties.contract
+    if contract is Contract.RAMSCH:
+        return _score_ramsch(state)
     re_mask = parties.re
     assert contract is not None and re_mask is not None
     re_seats = tuple(s for s in range(4) if re_mask[s])
@@ -143,6 +149,12 @@ def score(state: GameState) -> GameResult:
         extras = _extra_points(state, re_mask, winner)
         items.extend(extras)
         value += net(extras)
+    rules = state.rules
+    if rules.solo_value_doubled and contract.is_announced_solo and value:
+        # House rule (docs/rules.md §9.5): an announced solo counts double.
+        items.append(ScoreItem("solo_doubled", value_party, value))
+        value *= 2
+    value = _bock(state, items, value_party, value)
 
     # The soloist wins or loses the value from each of the three opponents (§8).
     solo = contract.is_solo_scored
@@ -150,7 +162,7 @@ def score(state: GameState) -> GameResult:
     scores = tuple(
         sign * value * (3 if solo else 1) if re_mask[s] else -sign * value for s in range(4)
     )
-    return GameResult(
+    result = GameResult(
         contract=contract,
         soloist=re_seats[0] if contract.is_solo_scored else None,
         re=re_seats,
@@ -165,23 +177,137 @@ def score(state: GameState) -> GameResult:
         scores=scores,
         compulsory=parties.compulsory,
     )
+    rounds = bock_triggers(state, result)
+    return dataclasses.replace(result, bock_rounds=rounds) if rounds else result
+
+
+def _bock(state: GameState, items: list[ScoreItem], party: Party, value: int) -> int:
+    """A Bock game (docs/rules.md §9.6): the whole value doubles, once per Bock level."""
+    factor = state.setup.bock
+    while factor > 1 and value:
+        items.append(ScoreItem("bock", party, value))
+        value *= 2
+        factor //= 2
+    return value
+
+
+def bock_triggers(state: GameState, result: GameResult) -> int:
+    """How many Bock rounds this game sets off under ``bock_after`` (docs/rules.md §9.6)."""
+    after = state.rules.bock_after
+    if not after:
+        return 0
+    found = {
+        BockTrigger.TIE_120: result.re_points == 120 and result.contract is not Contract.RAMSCH,
+        BockTrigger.LOST_RE: state.calls.re_level >= 0 and result.winner is not Party.RE,
+        BockTrigger.LOST_KONTRA: state.calls.kontra_level >= 0
+        and result.winner is not Party.KONTRA,
+        BockTrigger.LOST_SOLO: result.contract.is_announced_solo and result.winner is not Party.RE,
+        BockTrigger.HEARTS_TRICK: any(_all_hearts(state, t) for t in state.tricks),
+    }
+    return sum(1 for trigger in after if found[trigger])
+
+
+def _all_hearts(state: GameState, trick: Trick) -> bool:
+    cls = state.parties.order.suit_class
+    return all(cls[c] == Suit.HEARTS for c in trick.cards)
+
+
+def _score_ramsch(state: GameState) -> GameResult:
+    """Ramsch (docs/rules.md §9.3): the most card points lose; each loser pays each other seat 1.
+
+    One loser: −3 and +1 each; two: −2 −2 +2 +2; three: −1 each and +3; four: 0.
+    Bock doubles these too.
+    """
+    points = [0, 0, 0, 0]
+    tricks = [0, 0, 0, 0]
+    for trick in state.tricks:
+        points[trick.winner] += trick.points
+        tricks[trick.winner] += 1
+    most = max(points)
+    losers = tuple(s for s in range(4) if points[s] == most)
+    others = tuple(s for s in range(4) if points[s] != most)
+    items = [ScoreItem("ramsch_most_points", Party.KONTRA, 1)]
+    value = _bock(state, items, Party.KONTRA, 1)
+    per = value if others else 0
+    scores = tuple(-per * len(others) if s in losers else per * len(losers) for s in range(4))
+    result = GameResult(
+        contract=Contract.RAMSCH,
+        soloist=None,
+        re=losers,
+        kontra=others,
+        re_points=sum(points[s] for s in losers),
+        kontra_points=sum(points[s] for s in others),
+        re_tricks=sum(tricks[s] for s in losers),
+        kontra_tricks=sum(tricks[s] for s in others),
+        winner=Party.KONTRA if others else None,
+        game_value=per,
+        breakdown=tuple(items) if others else (),
+        scores=scores,
+    )
+    rounds = bock_triggers(state, result)
+    return dataclasses.replace(result, bock_rounds=rounds) if rounds else result
 
 
 def _extra_points(
     state: GameState, re_mask: tuple[bool, ...], winner: Party | None
 ) -> list[ScoreItem]:
-    """Extra points of a normal game (§8): against the queens, Doppelkopf, fox, Karlchen."""
+    """Extra points of a normal game (§8): against the queens, Doppelkopf, fox, Karlchen.
+
+    House rules add or change some (docs/rules.md §9.5): a caught H10, a trick of
+    two aces and two kings, a fox worth 2 in the first or last trick, Karlchen
+    caught and Lieschen Müller, a Doppelkopf that needs two pairs.
+    """
+    rules = state.rules
     items: list[ScoreItem] = []
     if winner is Party.KONTRA:
         items.append(ScoreItem("against_the_queens", Party.KONTRA, 1))
     last = len(state.tricks) - 1
     for number, trick in enumerate(state.tricks):
-        party = Party.RE if re_mask[trick.winner] else Party.KONTRA
-        if trick.points >= 40:
+        won = re_mask[trick.winner]
+        party = Party.RE if won else Party.KONTRA
+        if trick.points >= 40 and (not rules.doppelkopf_needs_pairs or _two_pairs(trick)):
             items.append(ScoreItem("doppelkopf", party, 1))
+        fox = 1
+        if number == 0:
+            fox = rules.fox_first_trick
+        if number == last:
+            fox = max(fox, rules.fox_last_trick)
         for i, card in enumerate(trick.cards):
-            if card == Card.DA and re_mask[trick.seat_of(i)] != re_mask[trick.winner]:
-                items.append(ScoreItem("fox_caught", party, 1))
-        if number == last and trick.winning_card == Card.CJ:
-            items.append(ScoreItem("karlchen", party, 1))
+            caught = re_mask[trick.seat_of(i)] != won
+            if card == Card.DA and caught:
+                items.append(ScoreItem("fox_caught", party, fox))
+            elif card == Card.H10 and caught and rules.extra_dulle_caught:
+                items.append(ScoreItem("dulle_caught", party, 1))
+        if rules.extra_aces_kings_trick and sorted(c % 6 for c in trick.cards) == [4, 4, 5, 5]:
+            items.append(ScoreItem("aces_and_kings", party, 1))
+        if number == last:
+            items.extend(_last_trick_jacks(state, trick, re_mask, party))
+    return items
+
+
+def _two_pairs(trick: Trick) -> bool:
+    """Two pairs of equal cards, e.g. ♥A ♥A ♣10 ♣10."""
+    return sorted(Counter(trick.cards).values()) == [2, 2]
+
+
+def _last_trick_jacks(
+    state: GameState, trick: Trick, re_mask: tuple[bool, ...], party: Party
+) -> list[ScoreItem]:
+    """Karlchen (CJ wins the last trick) and the house rules on a caught CJ (§8, §9.5)."""
+    rules = state.rules
+    items: list[ScoreItem] = []
+    if trick.winning_card == Card.CJ:
+        items.append(ScoreItem("karlchen", party, 1))
+    if not (rules.karlchen_caught or rules.lieschen_mueller):
+        return items
+    won = re_mask[trick.winner]
+    for i, card in enumerate(trick.cards):
+        if card != Card.CJ or re_mask[trick.seat_of(i)] == won:
+            continue
+        if rules.lieschen_mueller:
+            # Lieschen Müller: only a queen of diamonds catches the Karlchen.
+            if trick.winning_card == Card.DQ:
+                items.append(ScoreItem("lieschen_mueller", party, 1))
+        else:
+            items.append(ScoreItem("karlchen_caught", party, 1))
     return items

@@ -7,8 +7,9 @@ import enum
 import random
 from collections.abc import Sequence
 
-from .cards import Card, deal
-from .rules import DDV, RuleSet
+from .cards import deal
+from .game import team_card
+from .rules import DDV, BockStacking, RuleSet
 from .scoring import GameResult
 from .state import GameSetup, GameState
 
@@ -30,6 +31,10 @@ class SessionGame:
     redeal: bool
     game_value: int
     scores: tuple[int, ...]
+    #: The Bock factor the game was played at (1: no Bock).
+    bock: int = 1
+    #: Bock rounds this game set off.
+    bock_rounds: int = 0
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -95,6 +100,33 @@ class Session:
         return next(s for s in ((dealer + i) % 4 for i in range(1, 5)) if owed[s])
 
     @property
+    def bock_queue(self) -> tuple[int, ...]:
+        """Bock rounds still due: games left in each, the running one first (§9.6).
+
+        Every game played (a redeal is not) counts down the running round, or
+        under ``bock_stacking: double`` every overlapping round; then the rounds
+        the game set off join the queue.
+        """
+        layers: list[int] = []
+        double = self.rules.bock_stacking is BockStacking.DOUBLE
+        for game in self.games:
+            if game.redeal:
+                continue
+            if layers:
+                layers = [n - 1 for n in layers] if double else [layers[0] - 1, *layers[1:]]
+                layers = [n for n in layers if n > 0]
+            layers.extend([4] * game.bock_rounds)
+        return tuple(layers)
+
+    @property
+    def bock(self) -> int:
+        """The Bock factor of the next game: 1, 2, or with stacked rounds 4, 8 …"""
+        queue = self.bock_queue
+        if not queue:
+            return 1
+        return 2 ** len(queue) if self.rules.bock_stacking is BockStacking.DOUBLE else 2
+
+    @property
     def totals(self) -> tuple[int, ...]:
         """Running total per seat."""
         return tuple(sum(g.scores[s] for g in self.games) for s in range(4))
@@ -109,7 +141,8 @@ class Session:
             # same number of queens of clubs (one each: Re; none: Kontra). Such a deal
             # is dealt again (seeded) before anyone sees it.
             a, b = self.apart
-            while hands[a].count(Card.CQ) == hands[b].count(Card.CQ):
+            queen = team_card(self.rules)
+            while hands[a].count(queen) == hands[b].count(queen):
                 hands = deal(rng, nines=self.rules.nines)
         return GameSetup(
             rules=self.rules,
@@ -117,6 +150,7 @@ class Session:
             hands=hands,
             solo_owed=tuple(self.solos_owed(s) > 0 for s in range(4)),
             forced=self.forced,
+            bock=self.bock,
         )
 
     def record(self, state: GameState, result: GameResult | None) -> Session:
@@ -135,6 +169,8 @@ class Session:
             redeal=result is None,
             game_value=result.game_value if result else 0,
             scores=result.scores if result else (0, 0, 0, 0),
+            bock=state.setup.bock,
+            bock_rounds=result.bock_rounds if result else 0,
         )
         return dataclasses.replace(self, games=self.games + (game,))
 

@@ -57,12 +57,16 @@ class GameSetup:
     solo_owed: tuple[bool, ...] = (False, False, False, False)
     #: Vorführen: the seat that must play its compulsory solo now (docs/rules.md §5).
     forced: int | None = None
+    #: Bock: the game value is multiplied by this (1, 2, 4 …; docs/rules.md §9.6).
+    bock: int = 1
 
     def __post_init__(self) -> None:
         if not 0 <= self.dealer <= 3:
             raise ValueError("dealer must be a seat 0-3")
         if self.forced is not None and not 0 <= self.forced <= 3:
             raise ValueError("forced must be a seat 0-3")
+        if type(self.bock) is not int or self.bock < 1 or self.bock & (self.bock - 1):
+            raise ValueError("bock must be 1, 2, 4, 8 …")
         if len(self.hands) != 4 or len(self.solo_owed) != 4:
             raise ValueError("a game has four seats")
         size = self.rules.hand_size
@@ -162,6 +166,20 @@ class Made:
     party: Party
     level: int
     played: int
+    #: Made by the rules, not by an action: a solo overbid's no 90 (docs/rules.md §9.3).
+    implied: bool = False
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Declared:
+    """A house-rule declaration: Schweinchen, Superschweinchen, half chicken or Genscher."""
+
+    seat: int
+    #: A ``Declaration`` value, or ``"genscher"``.
+    what: str
+    played: int
+    #: Genscher: the partner named.
+    partner: int | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -173,6 +191,12 @@ class Calls:
     log: tuple[Made, ...] = ()
     re_barred: bool = False
     kontra_barred: bool = False
+    #: Declarations (Schweinchen, Genscher …) in order.
+    declared: tuple[Declared, ...] = ()
+
+    def has(self, what: str) -> bool:
+        """Whether ``what`` (a declaration or ``genscher``) has been declared."""
+        return any(d.what == what for d in self.declared)
 
     def level(self, party: Party) -> int:
         return self.re_level if party is Party.RE else self.kontra_level
@@ -239,8 +263,19 @@ class GameState:
 
     @property
     def is_redeal(self) -> bool:
-        """Everybody declined a poverty: the same dealer deals again (docs/rules.md §4)."""
-        return self.phase is Phase.FINISHED and self.parties.re is None
+        """A thrown-in hand or a refused poverty: the same dealer deals again (§4, §9.2)."""
+        return (
+            self.phase is Phase.FINISHED
+            and self.parties.re is None
+            and self.parties.contract is not Contract.RAMSCH
+        )
+
+    @property
+    def thrown_by(self) -> int | None:
+        """The seat that threw its hand in (house rule ``redeal_on``), if any."""
+        if self.bids and self.bids[-1] is Reservation.THROW:
+            return self.bidder(len(self.bids) - 1)
+        return None
 
     def cards_played(self, seat: int) -> int:
         """How many cards ``seat`` has played so far."""

@@ -7,10 +7,10 @@ from itertools import combinations
 
 from .actions import Action, Party, Reservation
 from .cards import Card
-from .contracts import TRUMP, Contract
-from .game import legal_actions
+from .contracts import NORMAL_ORDER, TRUMP, CardOrder, Contract
+from .game import legal_actions, team_card
 from .rules import RuleSet
-from .state import GameState, Made, Phase, Trick
+from .state import Declared, GameState, Made, Phase, Trick
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -41,6 +41,10 @@ class PlayerView:
     poverty_cards: tuple[Card, ...] = ()
     #: Poverty: how many trumps came back to the poor player (public, docs/rules.md §4).
     poverty_trumps_returned: int | None = None
+    #: The card order now (house rules and declared Schweinchen included).
+    order: CardOrder = NORMAL_ORDER
+    #: Declarations so far: Schweinchen, half chicken, Genscher (public).
+    declared: tuple[Declared, ...] = ()
 
     @property
     def own_party(self) -> Party | None:
@@ -92,6 +96,8 @@ def player_view(state: GameState, seat: int) -> PlayerView:
         legal=legal_actions(state, seat),
         poverty_cards=poverty_cards,
         poverty_trumps_returned=trumps_back,
+        order=parties.order,
+        declared=state.calls.declared,
     )
 
 
@@ -111,21 +117,23 @@ def known_parties(state: GameState, seat: int) -> tuple[Party | None, ...]:
         # An unclarified marriage: only the marriage player is known (Re).
         return tuple(Party.RE if s == parties.declarer else None for s in range(4))
     contract = parties.contract
-    if contract not in (Contract.NORMAL, Contract.SILENT_MARRIAGE):
+    if contract not in (Contract.NORMAL, Contract.SILENT_MARRIAGE) or state.calls.has("genscher"):
+        # Genscher names the new parties aloud (docs/rules.md §9.4).
         return tuple(parties.party(s) for s in range(4))
     if parties.re[seat] and (contract is Contract.SILENT_MARRIAGE or _holds_both(state, seat)):
         return tuple(parties.party(s) for s in range(4))
     # Normal game seen from one seat: the Re party is the two (or, silently married,
     # one) holders of the queens of clubs. Keep every candidate Re party that fits
     # what this seat knows, and name a seat's party where all candidates agree.
+    queen = team_card(state.rules)
     queens_played: dict[int, int] = {}
     for s, card in _played_cards(state):
-        if card == Card.CQ:
+        if card == queen:
             queens_played[s] = queens_played.get(s, 0) + 1
     re_known = {m.seat for m in state.calls.log if m.party is Party.RE} | set(queens_played)
     kontra_known = {m.seat for m in state.calls.log if m.party is Party.KONTRA}
     own_re = parties.re[seat]
-    own_queens = state.setup.hands[seat].count(Card.CQ)
+    own_queens = state.setup.hands[seat].count(queen)
     candidates: list[frozenset[int]] = []
     for size in (1, 2):
         for team in combinations(range(4), size):
@@ -148,7 +156,7 @@ def known_parties(state: GameState, seat: int) -> tuple[Party | None, ...]:
 
 
 def _holds_both(state: GameState, seat: int) -> bool:
-    return state.setup.hands[seat].count(Card.CQ) == 2
+    return state.setup.hands[seat].count(team_card(state.rules)) == 2
 
 
 def _played_cards(state: GameState) -> list[tuple[int, Card]]:

@@ -155,7 +155,10 @@ def test_broken_records_name_the_problem() -> None:
     hands = good["hands"]
     assert errors_of(changed(format="doko/2")) == 'format must be "doko-record/1", not "doko/2"'
     assert errors_of(changed(rules={"bock": True})) == "unknown rule 'bock'"
-    assert errors_of(changed(rules={"dullen": "third"})) == "rule 'dullen': invalid value 'third'"
+    assert errors_of(changed(rules={"dullen": "third"})) == (
+        "rule 'dullen': invalid value 'third'; valid: first_wins, second_wins, "
+        "second_wins_except_last, second_wins_only_last"
+    )
     assert errors_of(changed(dealer=4)) == "dealer: seat must be 0-3, not 4"
     assert errors_of(changed(hands=[hands[0][:11], *hands[1:]])) == "seat 0 holds 11 cards, not 12"
     card_x = [[*hands[0][:11], "X5"], *hands[1:]]
@@ -168,7 +171,9 @@ def test_broken_records_name_the_problem() -> None:
         "action 4: seat 0 announced kontra but plays for Re"
     )
     actions[4] = {"seat": 0, "declare": "schweinchen"}
-    assert "needs a house rule" in errors_of(changed(actions=actions))
+    assert errors_of(changed(actions=actions)) == (
+        "action 4: seat 0 declared schweinchen, but schweinchen is not played under these rules"
+    )
 
 
 def test_illegal_play_in_a_record() -> None:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 
-from dokobot.engine import Card, Contract, Party, Play, player_view
+from dokobot.engine import Card, CardOrder, Contract, Party, Play, player_view
 
 from .helpers import DEAL_MARRIAGE, announce, bid, healthy, new, play
 
 
 def cards_in(value: object) -> set[Card]:
-    """Every card reachable inside ``value``."""
+    """Every card reachable inside ``value`` (the card order is a rule, not a hand)."""
+    if isinstance(value, CardOrder):
+        return set()
     if isinstance(value, Card):
         return {value}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
