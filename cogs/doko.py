@@ -13,14 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from dokobot.engine import (
-    Dullen,
-    MarriageClarification,
-    ReservationPriority,
-    RuleError,
-    RuleSet,
-    SoloType,
-)
+from dokobot.engine import RuleError, RuleSet
 from dokobot.i18n import N_, T, card_label, lang_of
 from dokobot.i18n.cards import card_from_text
 from dokobot.render import render_leaderboard, sort_hand
@@ -29,7 +22,7 @@ from dokobot.storage import Period
 from dokobot.table.service import Member, Panel, TableError
 
 from .commands import PERIODS, locale_str
-from .modes import MODES, PLAN_OPTIONS, plan_from, plan_text
+from .modes import MODES, PLAN_OPTIONS, bock_text, plan_from, plan_text
 from .panels import (
     DYNAMIC_ITEMS,
     PanelButton,
@@ -37,6 +30,16 @@ from .panels import (
     hand_panel,
 )
 from .presenter import Presenter
+from .rules_help import (
+    RULE_HELP,
+    RULE_KEYS,
+    explained,
+    parse_value,
+    rules_line,
+    shown,
+    suggestions,
+    values_text,
+)
 
 if TYPE_CHECKING:
     from dokobot.bot import DokoBot
@@ -57,18 +60,9 @@ NEEDED_IN_THREAD = (
 )
 #: Leave a little room below Discord's upload limit for the message around the file.
 UPLOAD_MARGIN = 64 * 1024
-RULE_KEYS = (
-    "nines",
-    "dullen",
-    "solos",
-    "poverty",
-    "poverty_fox_counts",
-    "marriage_clarification",
-    "reservation_priority",
-    "soloist_leads",
-    "announcement_doubles",
-    "compulsory_solos",
-)
+#: Discord's limits: 4096 characters in an embed's description, 6000 in a message's embeds.
+EMBED_TEXT = 4000
+MESSAGE_EMBEDS_TEXT = 5800
 
 
 def _t(interaction: discord.Interaction[Any], message: str, /, **params: Any) -> str:
@@ -291,7 +285,16 @@ class DokoCog(
                 _t(interaction, "You take your seat back from the AI. Press **My cards**."),
             )
         else:
-            await tell(interaction, _t(interaction, "You sit at the table."))
+            # Everybody who joins sees the rules before the first card (docs/rules.md §9).
+            lang = lang_of(interaction.locale)
+            await tell(
+                interaction,
+                T(
+                    lang,
+                    "You sit at the table.\n{rules} · /doko rules explains each of them.",
+                    rules=rules_line(snapshot.rules, lang),
+                ),
+            )
 
     @app_commands.command(name="leave", description="Leave this channel's table")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -514,7 +517,9 @@ class DokoCog(
             return
         await defer_public(interaction)
         lang = await self.presenter.guild_lang(snapshot.guild_id)
-        file = await self.presenter.sheet_image(snapshot.session_id, snapshot.plan, lang)
+        file = await self.presenter.sheet_image(
+            snapshot.session_id, snapshot.plan, lang, bock=bock_text(snapshot, lang)
+        )
         await interaction.followup.send(file=file)
 
     @app_commands.command(name="leaderboard", description="This server's ranking")
@@ -621,28 +626,140 @@ class DokoCog(
             file=discord.File(io.BytesIO(data), filename=f"game-{game}.json"),
         )
 
-    @app_commands.command(name="rules", description="Show this server's rules")
-    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.command(
+        name="rules", description="The rules of this table; its owner changes them before Start"
+    )
+    @app_commands.describe(
+        key="A rule to change at this table (its owner, before Start)", value="Its new value"
+    )
+    async def rules(
+        self,
+        interaction: discord.Interaction[Any],
+        key: str | None = None,
+        value: str | None = None,
+    ) -> None:
         assert interaction.guild_id is not None
         await defer(interaction)
-        settings = await self.bot.storage.settings.get(interaction.guild_id)
-        rules = RuleSet.from_dict(settings.rules)
         lang = lang_of(interaction.locale)
-        embed = discord.Embed(
-            title=T(lang, "Doppelkopf rules on this server"),
-            description=T(lang, "DDV tournament rules, with these house rules:")
-            if settings.rules
-            else T(lang, "DDV tournament rules (no house rules)."),
-            colour=discord.Colour.dark_green(),
+        channel = self._channel(interaction)
+        snapshot = self.bot.tables.snapshot(channel)
+        if key is not None:
+            if snapshot is None:
+                await tell(
+                    interaction,
+                    T(
+                        lang,
+                        "There is no table in this channel: open one with /doko new. Server "
+                        "managers set the server's rules with /doko-admin rules.",
+                    ),
+                )
+                return
+            await self._change_rule(interaction, key, value, table_channel=channel)
+            return
+        if snapshot is not None:
+            rules, title = snapshot.rules, T(lang, "Doppelkopf rules at this table")
+        else:
+            settings = await self.bot.storage.settings.get(interaction.guild_id)
+            rules, title = (
+                RuleSet.from_dict(settings.rules),
+                T(lang, "Doppelkopf rules on this server"),
+            )
+        await send_rules(
+            interaction,
+            title,
+            rules,
+            lang,
+            T(
+                lang,
+                "The table's owner changes a rule with /doko rules key value before Start; server "
+                "managers set the server's with /doko-admin rules (docs/rules.md §9).",
+            ),
         )
-        for name in RULE_KEYS:
-            v = getattr(rules, name)
-            shown = ", ".join(sorted(str(x) for x in v)) if isinstance(v, frozenset) else str(v)
-            embed.add_field(name=name, value=shown)
-        embed.set_footer(
-            text=T(lang, "Server managers change them with /doko-admin rules (see docs/rules.md).")
+
+    @rules.autocomplete("key")
+    async def rules_key_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return rule_key_choices(current)
+
+    @rules.autocomplete("value")
+    async def rules_value_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return rule_value_choices(interaction, current)
+
+    async def _change_rule(
+        self,
+        interaction: discord.Interaction[Any],
+        key: str,
+        value: str | None,
+        *,
+        table_channel: int | None,
+    ) -> None:
+        """Check a rule change typed by a user, then make it at the table or on the server."""
+        lang = lang_of(interaction.locale)
+        if key not in RULE_KEYS:
+            await tell(
+                interaction,
+                T(
+                    lang,
+                    "There is no rule {key}; /doko rules lists them all (docs/rules.md §9).",
+                    key=repr(key),
+                ),
+            )
+            return
+        if value is None:
+            await tell(interaction, rule_help(key, lang))
+            return
+        try:
+            parsed = parse_value(key, value)
+        except ValueError:
+            await tell(
+                interaction,
+                T(
+                    lang,
+                    "{value} is not a value of **{key}**; it takes {values} (docs/rules.md §9).",
+                    value=repr(value),
+                    key=key,
+                    values=values_text(key, lang),
+                ),
+            )
+            return
+        if table_channel is not None:
+            snapshot = await self.bot.tables.set_rules(
+                table_channel, interaction.user.id, key, parsed
+            )
+            await tell(
+                interaction,
+                T(
+                    lang,
+                    "Rule **{key}** is now `{value}` at this table.\n{rules}",
+                    key=key,
+                    value=shown(parsed),
+                    rules=rules_line(snapshot.rules, lang),
+                ),
+            )
+            return
+        assert interaction.guild_id is not None
+        settings = await self.bot.storage.settings.get(interaction.guild_id)
+        spec = {"preset": parsed} if key == "preset" else {**settings.rules, key: parsed}
+        try:
+            rules = RuleSet.from_dict(spec)
+        except RuleError as exc:
+            await tell(interaction, str(exc))
+            return
+        # Stored as the preset and the keys changed after it, so that the preset stays known.
+        await self.bot.storage.settings.set_rules(interaction.guild_id, spec)
+        await tell(
+            interaction,
+            T(
+                lang,
+                "Rule **{key}** is now `{value}` (from the next session on).\n{rules}",
+                key=key,
+                value=shown(parsed),
+                rules=rules_line(rules, lang),
+            ),
         )
-        await interaction.followup.send(embed=embed, ephemeral=True)
 
     @app_commands.command(name="help", description="How to play with DokoBot")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
@@ -658,9 +775,10 @@ class DokoCog(
             "the server ranking, `/doko stats` your record, `/doko replay game:` a finished game.\n"
             "• `/doko new mode:` plays free, fixed rounds, to a points target, a tournament "
             "list (24 games, Pflichtsolo) or a duel; `stake:` keeps a tally in cents per point.\n"
-            "• `/doko rules` shows the rules; server managers change them with "
-            "`/doko-admin rules key value`, the default mode with `/doko-admin mode` and the "
-            "language with `/doko-admin language`.",
+            "• `/doko rules` explains the rules; before Start the table's owner changes one "
+            "with `/doko rules key value`. Server managers set the server's rules with "
+            "`/doko-admin rules key value` (a preset: `preset pub`), the default mode with "
+            "`/doko-admin mode` and the language with `/doko-admin language`.",
         )
         await tell(interaction, text)
 
@@ -742,6 +860,10 @@ class DokoCog(
             await tables.bid(channel, uid, v["bid"], game=v["game"], expected=v["n"])
         elif kind == "announce":
             await tables.announce(channel, uid, v["word"], game=v["game"])
+        elif kind == "declare":
+            await tables.declare(channel, uid, v["what"], game=v["game"])
+        elif kind == "genscher":
+            await tables.genscher(channel, uid, v["seat"], game=v["game"], expected=v["n"])
         elif kind == "cards":
             send = tables.poverty_pass if v["step"] == "pass" else tables.poverty_return
             await send(channel, uid, v["cards"], game=v["game"], expected=v["n"])
@@ -843,38 +965,29 @@ class DokoAdminCog(
         return cog.presenter
 
     @app_commands.command(name="rules", description="Change one of this server's rules")
-    @app_commands.describe(key="The rule to change", value="Its new value")
-    @app_commands.choices(key=[app_commands.Choice(name=k, value=k) for k in RULE_KEYS])
+    @app_commands.describe(
+        key="The rule to change (preset: start from ddv, pub or beginners)", value="Its new value"
+    )
     @app_commands.checks.has_permissions(manage_guild=True)
-    async def rules(self, interaction: discord.Interaction[Any], key: str, value: str) -> None:
-        assert interaction.guild_id is not None
+    async def rules(
+        self, interaction: discord.Interaction[Any], key: str, value: str | None = None
+    ) -> None:
         await defer(interaction)
-        settings = await self.bot.storage.settings.get(interaction.guild_id)
-        try:
-            changed = {**settings.rules, key: _rule_value(key, value)}
-            rules = RuleSet.from_dict(changed)
-        except (RuleError, ValueError):
-            await tell(
-                interaction,
-                _t(
-                    interaction,
-                    "{value} is not a value of **{key}**; it takes {values} (docs/rules.md §9).",
-                    value=repr(value),
-                    key=key,
-                    values=_rule_values(key, lang_of(interaction.locale)),
-                ),
-            )
-            return
-        await self.bot.storage.settings.set_rules(interaction.guild_id, rules.to_dict())
-        await tell(
-            interaction,
-            _t(
-                interaction,
-                "Rule **{key}** is now `{value}` (from the next session on).",
-                key=key,
-                value=value,
-            ),
-        )
+        cog = self.bot.get_cog("doko")
+        assert isinstance(cog, DokoCog)
+        await cog._change_rule(interaction, key, value, table_channel=None)
+
+    @rules.autocomplete("key")
+    async def rules_key_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return rule_key_choices(current)
+
+    @rules.autocomplete("value")
+    async def rules_value_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return rule_value_choices(interaction, current)
 
     @app_commands.command(name="mode", description="How this server's new tables play by default")
     @app_commands.describe(**PLAN_OPTIONS)
@@ -1027,46 +1140,64 @@ PERMISSION_NAMES = {
 }
 
 
+def rule_key_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a rule key: only keys there are."""
+    return [app_commands.Choice(name=k, value=k) for k in suggestions(None, current)]
+
+
+def rule_value_choices(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a rule value: only the values of the key typed before it."""
+    key = getattr(interaction.namespace, "key", None)
+    if key not in RULE_KEYS:
+        return []
+    return [app_commands.Choice(name=v[:100], value=v[:100]) for v in suggestions(key, current)]
+
+
+def rule_help(key: str, lang: str) -> str:
+    """One rule's explanation and values, for ``/doko rules key`` without a value."""
+    if key == "preset":
+        return T(
+            lang,
+            "**preset**: start from a named rule set: `ddv` (tournament rules), `pub` or "
+            "`beginners` (docs/rules.md §9.7).",
+        )
+    return T(
+        lang,
+        "**{key}**: {help}\nValues: {values}",
+        key=key,
+        help=T(lang, RULE_HELP[key]),
+        values=values_text(key, lang),
+    )
+
+
+async def send_rules(
+    interaction: discord.Interaction[Any], title: str, rules: RuleSet, lang: str, footer: str
+) -> None:
+    """Every rule with its value and one line of explanation, in as few private messages
+    as Discord's embed limits allow."""
+    embeds: list[discord.Embed] = []
+    text = ""
+    for line in explained(rules, lang):
+        if len(text) + len(line) + 1 > EMBED_TEXT:
+            embeds.append(discord.Embed(description=text, colour=discord.Colour.dark_green()))
+            text = ""
+        text += line + "\n"
+    embeds.append(discord.Embed(description=text, colour=discord.Colour.dark_green()))
+    embeds[0].title = title
+    embeds[0].description = f"**{rules_line(rules, lang)}**\n\n{embeds[0].description}"
+    embeds[-1].set_footer(text=footer)
+    batch: list[discord.Embed] = []
+    for embed in embeds:
+        if batch and sum(len(e) for e in batch) + len(embed) > MESSAGE_EMBEDS_TEXT:
+            await interaction.followup.send(embeds=batch, ephemeral=True)
+            batch = []
+        batch.append(embed)
+    await interaction.followup.send(embeds=batch, ephemeral=True)
+
+
 def _missing(permissions: discord.Permissions, *, thread: bool, lang: str = "en") -> str:
     """The permissions the bot lacks to run a table, as a user reads them ('' if none)."""
     needed = NEEDED_IN_THREAD if thread else NEEDED
     return ", ".join(T(lang, PERMISSION_NAMES[p]) for p in needed if not getattr(permissions, p))
-
-
-BOOL_RULES = ("nines", "poverty", "poverty_fox_counts", "soloist_leads", "announcement_doubles")
-RULE_CHOICES = {
-    "dullen": Dullen,
-    "marriage_clarification": MarriageClarification,
-    "reservation_priority": ReservationPriority,
-}
-
-
-def _rule_values(key: str, lang: str) -> str:
-    """What a rule takes, as the answer to a wrong value says it."""
-    if key in BOOL_RULES:
-        return T(lang, "true or false")
-    if key == "compulsory_solos":
-        return T(lang, "a whole number (1 for a tournament list)")
-    if key == "solos":
-        names = ", ".join(s.value for s in SoloType)
-        return T(lang, "a list of solos out of {names}", names=names)
-    return ", ".join(f"`{v.value}`" for v in RULE_CHOICES[key])
-
-
-def _rule_value(key: str, value: str) -> Any:
-    """Turn the text a user typed into a rule value for ``RuleSet.from_dict``."""
-    text = value.strip().lower()
-    if key in BOOL_RULES:
-        if text in ("true", "yes", "on", "1", "ja"):
-            return True
-        if text in ("false", "no", "off", "0", "nein"):
-            return False
-        raise ValueError(f"{key} takes true or false")
-    if key == "compulsory_solos":
-        return int(text)
-    if key == "solos":
-        names = [s.strip() for s in text.replace(";", ",").split(",") if s.strip()]
-        for name in names:
-            SoloType(name)
-        return names
-    return text

@@ -7,7 +7,7 @@ from typing import Any
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from dokobot.engine import Mode, Plan, RuleSet
+from dokobot.engine import Mode, Plan
 from dokobot.i18n import N_, T
 from dokobot.table.service import TableError, TableSnapshot
 
@@ -96,16 +96,20 @@ def stake_text(plan: Plan, lang: str) -> str:
     )
 
 
-def rules_text(rules: RuleSet, lang: str) -> str:
-    """``Rules: DDV`` or ``Rules: DDV + poverty, nines false``."""
-    changed = rules.to_dict()
-    if not changed:
-        return T(lang, "Rules: DDV")
-    keys = ", ".join(
-        key if value is True else f"{key} {', '.join(value) if isinstance(value, list) else value}"
-        for key, value in sorted(changed.items())
+def bock_text(snapshot: TableSnapshot, lang: str) -> str | None:
+    """``Bock ×2 now · 7 Bock games to come`` (docs/rules.md §9.6), or ``None``."""
+    queue = snapshot.bock_queue
+    if not queue and snapshot.bock == 1:
+        return None
+    # Queued rounds run one after another; stacked ones run side by side.
+    stacked = snapshot.rules.bock_stacking.value == "double"
+    games = max(queue, default=0) if stacked else sum(queue)
+    return T(
+        lang,
+        "Bock ×{factor} now · {games} Bock games to come",
+        factor=snapshot.bock,
+        games=games,
     )
-    return T(lang, "Rules: DDV + {keys}", keys=keys)
 
 
 def progress_text(snapshot: TableSnapshot, lang: str) -> str:
@@ -135,6 +139,9 @@ def progress_text(snapshot: TableSnapshot, lang: str) -> str:
         parts.append(
             T(lang, "{best} of {target} points", best=max(snapshot.totals), target=plan.target)
         )
+    bock = bock_text(snapshot, lang)
+    if snapshot.status == "playing" and bock:
+        parts.append(bock)
     owing = [snapshot.names[s] for s in range(4) if snapshot.solos_owed[s]]
     if snapshot.status == "playing" and owing:
         parts.append(T(lang, "Pflichtsolo still owed: {names}", names=", ".join(owing)))

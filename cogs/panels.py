@@ -12,10 +12,17 @@ import discord
 from dokobot.engine import Card, Phase
 from dokobot.i18n import N_, T, card_label
 from dokobot.render import render_hand, sort_hand
-from dokobot.render.text import announcement_name, bid_label, contract_name, party_name
+from dokobot.render.text import (
+    announcement_name,
+    bid_label,
+    call_name,
+    contract_name,
+    party_name,
+)
 from dokobot.table.service import Panel, TableSnapshot
 
-from .modes import progress_text, rules_text
+from .modes import progress_text
+from .rules_help import rules_line
 
 if TYPE_CHECKING:
     from dokobot.bot import DokoBot
@@ -184,6 +191,69 @@ class AnnounceButton(
         )
 
 
+class CallButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"doko:d:(?P<table>\d+):(?P<game>\d+):(?P<what>[a-z_]+)",
+):
+    """Declare Schweinchen, Superschweinchen or half chicken (house rules)."""
+
+    def __init__(self, table_id: int, game: int, what: str, *, lang: str = "en") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=call_name(what, lang),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"doko:d:{table_id}:{game}:{what}",
+            )
+        )
+        self.table_id, self.game, self.what = table_id, game, what
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str]
+    ) -> CallButton:
+        return cls(int(match["table"]), int(match["game"]), match["what"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(
+            interaction, "declare", table_id=self.table_id, game=self.game, what=self.what
+        )
+
+
+class GenscherButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"doko:g:(?P<table>\d+):(?P<game>\d+):(?P<n>\d+):(?P<seat>[0-3])",
+):
+    """Genscher: name a new partner (house rule, docs/rules.md §9.4)."""
+
+    def __init__(
+        self, table_id: int, game: int, n: int, seat: int, name: str = "", *, lang: str = "en"
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=T(lang, "Genscher: {name}", name=name or str(seat + 1))[:80],
+                style=discord.ButtonStyle.primary,
+                custom_id=f"doko:g:{table_id}:{game}:{n}:{seat}",
+            )
+        )
+        self.table_id, self.game, self.n, self.seat = table_id, game, n, seat
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str]
+    ) -> GenscherButton:
+        return cls(int(match["table"]), int(match["game"]), int(match["n"]), int(match["seat"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(
+            interaction,
+            "genscher",
+            table_id=self.table_id,
+            game=self.game,
+            n=self.n,
+            seat=self.seat,
+        )
+
+
 class PanelButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"doko:p:(?P<action>[a-z]+):(?P<table>\d+):(?P<game>\d+):(?P<n>\d+)",
@@ -249,11 +319,12 @@ class CardsSelect(
         n: int,
         cards: list[Card] | None = None,
         lang: str = "en",
+        count: int = 3,
     ) -> None:
         placeholder = (
-            T(lang, "Put down three cards (all your trumps)")
+            T(lang, "Put down {count} cards (all your trumps)", count=count)
             if step == "pass"
-            else T(lang, "Give back three cards")
+            else T(lang, "Give back {count} cards", count=count)
         )
         options = [
             discord.SelectOption(label=f"{i + 1} · {card_label(c, lang)}", value=f"{i}:{c.name}")
@@ -262,8 +333,8 @@ class CardsSelect(
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=f"doko:s:{step}:{table_id}:{game}:{n}",
             placeholder=placeholder,
-            min_values=3,
-            max_values=3,
+            min_values=count,
+            max_values=count,
             options=options or [discord.SelectOption(label="-")],
             row=0,
         )
@@ -290,7 +361,16 @@ class CardsSelect(
         )
 
 
-DYNAMIC_ITEMS = (TableButton, CardButton, BidButton, AnnounceButton, PanelButton, CardsSelect)
+DYNAMIC_ITEMS = (
+    TableButton,
+    CardButton,
+    BidButton,
+    AnnounceButton,
+    CallButton,
+    GenscherButton,
+    PanelButton,
+    CardsSelect,
+)
 
 
 # ---------------------------------------------------------------------------- table message
@@ -324,8 +404,8 @@ def table_text(snapshot: TableSnapshot, lang: str = "en") -> str:
         seats.append(f"{i + 1}. {discord.utils.escape_markdown(seat.name)}{owner}{tag}{dealer}")
     lines.append(" | ".join(seats))
     lines.append(progress_text(snapshot, lang))
-    if snapshot.status == "playing":
-        lines.append(rules_text(snapshot.rules, lang))
+    # The lobby shows the rules too: everybody sees them before the first card.
+    lines.append(rules_line(snapshot.rules, lang))
     if snapshot.status != "playing":
         lines.append(
             T(lang, "Join, add AI players, then the owner starts. Empty seats get AI players.")
@@ -406,12 +486,18 @@ async def hand_panel(
         ui.add_item(PanelButton("accept", t, g, n, row=0, lang=lang))
         ui.add_item(PanelButton("decline", t, g, n, row=0, lang=lang))
     elif panel.poverty_step in ("pass", "return"):
-        ui.add_item(CardsSelect(panel.poverty_step, t, g, n, cards, lang))
+        count = view_.rules.poverty_cards
+        ui.add_item(CardsSelect(panel.poverty_step, t, g, n, cards, lang, count=count))
     for word in panel.announcements[:5]:
         ui.add_item(AnnounceButton(t, g, word, row=3, lang=lang))
     ui.add_item(PanelButton("refresh", t, g, n, row=4, lang=lang))
     if panel.away:
         ui.add_item(PanelButton("back", t, g, n, row=4, lang=lang))
+    # House-rule calls take the free places after the cards (discord.py finds them).
+    for what in panel.declarations:
+        ui.add_item(CallButton(t, g, what, lang=lang))
+    for seat in panel.genscher:
+        ui.add_item(GenscherButton(t, g, n, seat, snapshot.names[seat], lang=lang))
     return panel_text(snapshot, panel, lang), file, ui
 
 
@@ -444,19 +530,40 @@ def panel_text(snapshot: TableSnapshot, panel: Panel, lang: str = "en") -> str:
     if panel.is_turn:
         if view.phase is Phase.BIDDING:
             lines.append(T(lang, "**Your turn:** healthy, or a reservation?"))
+        elif panel.owed is not None:
+            lines.append(
+                T(
+                    lang,
+                    "**Your turn:** you won a first trick of 30 or more, so announce {what} "
+                    "before you lead (Zwingen).",
+                    what=announcement_name(panel.owed, lang),
+                )
+            )
         elif panel.poverty_step == "pass":
             lines.append(
-                T(lang, "**Your turn:** put down three cards, all your trumps among them.")
+                T(
+                    lang,
+                    "**Your turn:** put down {count} cards, all your trumps among them.",
+                    count=view.rules.poverty_cards,
+                )
             )
         elif panel.poverty_step == "reply":
             lines.append(
                 T(
                     lang,
-                    "**Your turn:** accept the poverty (you take three cards, give three back)?",
+                    "**Your turn:** accept the poverty (you take {count} cards, give {count} "
+                    "back)?",
+                    count=view.rules.poverty_cards,
                 )
             )
         elif panel.poverty_step == "return":
-            lines.append(T(lang, "**Your turn:** give three cards back to the poor player."))
+            lines.append(
+                T(
+                    lang,
+                    "**Your turn:** give {count} cards back to the poor player.",
+                    count=view.rules.poverty_cards,
+                )
+            )
         else:
             lines.append(T(lang, "**Your turn:** tap a card (the numbers match the picture)."))
     elif view.to_act is not None:
@@ -464,4 +571,14 @@ def panel_text(snapshot: TableSnapshot, panel: Panel, lang: str = "en") -> str:
     if panel.announcements:
         words = ", ".join(announcement_name(w, lang) for w in panel.announcements)
         lines.append(T(lang, "You may announce: {words}", words=words))
+    if panel.declarations:
+        calls = ", ".join(call_name(w, lang) for w in panel.declarations)
+        lines.append(T(lang, "You may call: {calls}", calls=calls))
+    if panel.genscher:
+        lines.append(
+            T(
+                lang,
+                "Genscher: you hold both ♦K; name your new partner as you play the first.",
+            )
+        )
     return "\n".join(lines)

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from dokobot.engine import Plan, settle
-from dokobot.i18n import DEFAULT, N_, T, lang_of
+from dokobot.i18n import DEFAULT, N_, T, card_label, lang_of
 from dokobot.render import render_result, render_score_sheet, render_trick
-from dokobot.render.text import announcement_name
+from dokobot.render.text import announcement_name, call_name
 from dokobot.table import events as ev
 from dokobot.table.service import TableError
 
@@ -177,6 +177,31 @@ class Presenter:
             self.post(channel, f"📣 **{name}**: {announcement_name(event.word, lang)}!")
         elif isinstance(event, ev.MarriageSettled):
             self.post(channel, _marriage_text(self.name, channel, event, lang))
+        elif isinstance(event, ev.Declared):
+            self.post(channel, _call_text(self.name, channel, event, lang))
+        elif isinstance(event, ev.HandThrown):
+            self.post(
+                channel,
+                T(
+                    lang,
+                    "🃏 **{name}** throws the hand in ({reasons}): {cards}. The same dealer deals "
+                    "again.",
+                    name=self.name(channel, event.seat),
+                    reasons=", ".join(T(lang, REDEAL_NAMES.get(r, r)) for r in event.reasons),
+                    cards=" ".join(card_label(c, lang) for c in event.cards),
+                ),
+            )
+        elif isinstance(event, ev.PlaysAlone):
+            self.post(
+                channel,
+                T(
+                    lang,
+                    "🐗 **{name}** won the second ♠Q in trick {trick} and plays alone (Schwarze "
+                    "Sau).",
+                    name=self.name(channel, event.seat),
+                    trick=event.trick,
+                ),
+            )
         elif isinstance(event, ev.TurnReminder):
             self.post(
                 channel,
@@ -208,7 +233,8 @@ class Presenter:
                 ),
             )
         elif isinstance(event, ev.PovertyStep):
-            self.post(channel, _poverty_text(self.name(channel, event.seat), event, lang))
+            count = snapshot.rules.poverty_cards if snapshot else 3
+            self.post(channel, _poverty_text(self.name(channel, event.seat), event, lang, count))
         elif isinstance(event, ev.GameOver):
             self.post_result(event)
         elif isinstance(event, ev.SessionOver):
@@ -334,7 +360,13 @@ class Presenter:
         self.post(event.channel_id, text, file=image)
 
     async def sheet_image(
-        self, session_id: int, plan: Plan, lang: str, *, final: bool = False
+        self,
+        session_id: int,
+        plan: Plan,
+        lang: str,
+        *,
+        final: bool = False,
+        bock: str | None = None,
     ) -> discord.File:
         """A session's score sheet as a file, with the stake's balance; the ``final`` one
         shows every game and a chart of the running totals."""
@@ -350,6 +382,7 @@ class Presenter:
             currency=plan.currency,
             chart=final,
             max_rows=30 if final else 16,
+            note=bock,
         )
         return discord.File(io.BytesIO(png), filename="score-sheet.png")
 
@@ -611,12 +644,13 @@ class Presenter:
         )
 
 
-def _poverty_text(name: str, event: ev.PovertyStep, lang: str) -> str:
+def _poverty_text(name: str, event: ev.PovertyStep, lang: str, count: int = 3) -> str:
     if event.step == "put_down":
         return T(
             lang,
-            "🪙 **{name}** is poor (Armut) and puts down three cards. Who takes them?",
+            "🪙 **{name}** is poor (Armut) and puts down {count} cards. Who takes them?",
             name=name,
+            count=count,
         )
     if event.step == "accepted":
         return T(lang, "🤝 **{name}** takes the poverty.", name=name)
@@ -624,9 +658,42 @@ def _poverty_text(name: str, event: ev.PovertyStep, lang: str) -> str:
         return T(lang, "{name} declines the poverty.", name=name)
     return T(
         lang,
-        "**{name}** gives three cards back, {trumps} of them trumps.",
+        "**{name}** gives {count} cards back, {trumps} of them trumps.",
         name=name,
+        count=count,
         trumps=event.trumps_returned,
+    )
+
+
+#: The hands a player may throw in (house rule ``redeal_on``, docs/rules.md §9.2).
+REDEAL_NAMES = {
+    "five_nines": N_("five nines"),
+    "five_kings": N_("five kings"),
+    "four_nines_four_kings": N_("four nines and four kings"),
+    "seven_full": N_("seven tens and aces"),
+    "low_trumps": N_("no trump above the ♦K"),
+}
+
+
+def _call_text(
+    name: Callable[[int, int], str], channel_id: int, event: ev.Declared, lang: str
+) -> str:
+    who = name(channel_id, event.seat)
+    if event.what == "genscher":
+        assert event.partner is not None
+        return T(
+            lang,
+            "🔄 **{name}** plays Genscher and takes **{partner}** as partner.",
+            name=who,
+            partner=name(channel_id, event.partner),
+        )
+    if event.what == "half_chicken":
+        return T(lang, "🐔 **{name}** has both ♦10: half chicken!", name=who)
+    return T(
+        lang,
+        "🐷 **{name}** declares {call}: the highest trumps from now on.",
+        name=who,
+        call=call_name(event.what, lang),
     )
 
 

@@ -74,16 +74,19 @@ def _seconds(text: str) -> float:
 
 
 def _rules(text: str | None) -> Any:
-    """House rules as JSON, checked against the rule set (docs/rules.md §9)."""
-    from dokobot.engine import RuleError, RuleSet
+    """House rules: a preset's name or JSON, checked against the rule set (docs/rules.md §9)."""
+    from dokobot.engine import PRESETS, RuleError, RuleSet
 
     if not text:
         return None
+    if text.strip() in PRESETS:
+        return RuleSet.from_dict({"preset": text.strip()})
     try:
         return RuleSet.from_dict(json.loads(text))
     except json.JSONDecodeError as exc:
         raise UsageError(
-            f"--rules is not JSON ({exc.msg}); write it like '{{\"poverty\": true}}'"
+            f"--rules is neither a preset ({', '.join(PRESETS)}) nor JSON ({exc.msg}); "
+            f"write it like pub or '{{\"poverty\": true}}'"
         ) from None
     except (RuleError, TypeError, AttributeError) as exc:
         raise UsageError(f"--rules: {exc}; see docs/rules.md for every key") from None
@@ -380,7 +383,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop after this many games (default: ask after each)",
     )
     play.add_argument("--pause", type=_seconds, default=0.6, help="seconds between AI moves")
-    play.add_argument("--rules", help="house rules as JSON, e.g. '{\"poverty\": true}'")
+    play.add_argument(
+        "--rules",
+        help="house rules: a preset (ddv, pub, beginners) or JSON, e.g. '{\"poverty\": true}'",
+    )
     play.add_argument(
         "--db",
         help="file that keeps the session (default: $XDG_DATA_HOME/dokobot/terminal.sqlite3)",
@@ -407,7 +413,10 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"four AI levels, seat 0 first; levels: {', '.join(AI_LEVELS)}",
     )
     sim.add_argument("--rotate", action="store_true", help="play each deal in all four seatings")
-    sim.add_argument("--rules", help="house rules as JSON, e.g. '{\"poverty\": true}'")
+    sim.add_argument(
+        "--rules",
+        help="house rules: a preset (ddv, pub, beginners) or JSON, e.g. '{\"poverty\": true}'",
+    )
     sim.add_argument("--jobs", type=_positive, default=1, help="worker processes")
     sim.add_argument("--json", action="store_true", help="end with one JSON line")
     sim.set_defaults(handler=_simulate)

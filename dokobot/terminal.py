@@ -32,6 +32,7 @@ from dokobot.render.text import (
     announcement_name,
     bid_label,
     bid_name,
+    call_name,
     contract_name,
     item_name,
     party_name,
@@ -290,6 +291,43 @@ class TerminalGame:
                     what=announcement_name(event.word, lang),
                 )
             )
+        elif isinstance(event, ev.Declared):
+            if event.what == "genscher":
+                assert event.partner is not None
+                self.say(
+                    self.who(
+                        event.seat,
+                        N_("You play Genscher with {partner}."),
+                        N_("{name} plays Genscher with {partner}."),
+                        partner=self.name(event.partner),
+                    )
+                )
+            else:
+                self.say(
+                    self.who(
+                        event.seat,
+                        N_("You call {call}!"),
+                        N_("{name} calls {call}!"),
+                        call=call_name(event.what, lang),
+                    )
+                )
+        elif isinstance(event, ev.HandThrown):
+            self.say(
+                self.who(
+                    event.seat,
+                    N_("You throw your hand in: {cards}. The same dealer deals again."),
+                    N_("{name} throws the hand in: {cards}. The same dealer deals again."),
+                    cards=" ".join(card_label(c, lang) for c in event.cards),
+                )
+            )
+        elif isinstance(event, ev.PlaysAlone):
+            self.say(
+                self.who(
+                    event.seat,
+                    N_("You won the second ♠Q and play alone (Schwarze Sau)."),
+                    N_("{name} won the second ♠Q and plays alone (Schwarze Sau)."),
+                )
+            )
         elif isinstance(event, ev.TableResumed):
             snap = self.service.snapshot(CHANNEL)
             number = snap.game_number if snap else None
@@ -329,7 +367,7 @@ class TerminalGame:
                 self.say(f"  {i:>2}) {choice.label}")
             if panel.poverty_step in ("pass", "return"):
                 self.say(
-                    "  " + self.t("or type three cards, e.g. {cards}", cards=self.example(panel))
+                    "  " + self.t("or type the cards, e.g. {cards}", cards=self.example(panel))
                 )
             answer = (await self.ask(self.t("Your choice (? for help): "))).strip()
             if _key(answer) in QUIT_WORDS:
@@ -419,6 +457,16 @@ class TerminalGame:
             names |= {_key(announcement_name(word, lang)) for lang in LANGS}
             announce = partial(svc.announce, CHANNEL, uid, word, game=game)
             out.append(Choice(label, announce, names))
+        for what in panel.declarations:
+            label = self.t("Call {what}", what=call_name(what, self.lang))
+            names = {_key(what), _key(label)} | {_key(call_name(what, la)) for la in LANGS}
+            declare = partial(svc.declare, CHANNEL, uid, what, game=game)
+            out.append(Choice(label, declare, names))
+        for seat in panel.genscher:
+            label = self.t("Genscher: take {name} as partner", name=self.name(seat))
+            names = {_key(label), _key(f"genscher {seat + 1}")}
+            run = partial(svc.genscher, CHANNEL, uid, seat, game=game, expected=panel.turn_no)
+            out.append(Choice(label, run, names))
         if panel.poverty_step == "reply":
             for accept, label, names in (
                 (True, self.t("Take the poverty"), {"take", "accept", "yes", "y", "ja"}),
@@ -492,6 +540,14 @@ class TerminalGame:
         cards = sort_hand(list(panel.cards), order)
         hand = " ".join(card_label(c, self.lang) for c in cards)
         self.say(self.t("Your hand: {cards}", cards=hand))
+        if panel.owed is not None:
+            # Zwingen (docs/rules.md §9.4): the announcement comes before the card.
+            self.say(
+                self.t(
+                    "You won a first trick of 30 or more: announce {what} first (Zwingen).",
+                    what=announcement_name(panel.owed, self.lang),
+                )
+            )
 
     # ------------------------------------------------------------------ results
 

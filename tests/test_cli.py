@@ -110,7 +110,10 @@ def test_simulation_table_puts_every_value_under_its_header() -> None:
     [
         (("simulate", "--players", "heuristic,random"), "--players needs four comma-separated"),
         (("simulate", "--rules", '{"bock": true}'), "--rules: unknown rule 'bock'"),
-        (("simulate", "--rules", "{bock"), "--rules is not JSON"),
+        (
+            ("simulate", "--rules", "{bock"),
+            "--rules is neither a preset (ddv, pub, beginners) nor JSON",
+        ),
         (("simulate", "--players", "genius,random,random,random"), "unknown AI level 'genius'"),
         (("simulate", "--games", "-5"), "argument --games: must be at least 1, not -5"),
         (("play", "--ai", "bogus"), "argument --ai: invalid choice: 'bogus'"),

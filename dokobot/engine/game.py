@@ -478,7 +478,12 @@ def _announce_refusal(state: GameState, seat: int, level: int) -> IllegalActionE
     played = state.cards_played(seat)
     shift = parties.shift
     size = rules.hand_size
-    if rules.announcement_deadline is AnnouncementDeadline.BEFORE_FIRST_CARD and played > shift:
+    # before_first_card (§9.4): before one's first card, or after a marriage or a
+    # Schwarze Sau is decided in trick k, before one's first card after it.
+    first_card = parties.clarified_in or 0
+    if rules.announcement_deadline is AnnouncementDeadline.BEFORE_FIRST_CARD and (
+        played > first_card
+    ):
         return IllegalActionError(
             "Too late for {announcement}: under these rules every announcement comes before "
             "your first card",
@@ -644,9 +649,9 @@ def _check_duties(state: GameState, seat: int, card: Card) -> None:
     required = must_play(state, seat)
     if required is not None and card != required:
         raise IllegalActionError(
-            "You declared with {required}: play {required} now",
+            "You declared with {card}: play {card} now",
             code="must_play",
-            required=required.name,
+            card=required.name,
         )
 
 
@@ -673,7 +678,7 @@ def _declare_refusal(state: GameState, seat: int, what: Declaration) -> IllegalA
     if state.phase is not Phase.PLAY:
         return refuse("Declarations come once the game type is settled")
     if state.calls.has(what.value):
-        return refuse("{what} has already been declared", what=what.spoken)
+        return refuse("{call} has already been declared", call=what.spoken)
     hand = state.hands[seat]
     if what is Declaration.HALF_CHICKEN:
         if not rules.half_chicken:
@@ -684,26 +689,28 @@ def _declare_refusal(state: GameState, seat: int, what: Declaration) -> IllegalA
     if rules.schweinchen is Schweinchen.OFF or (
         what is Declaration.SUPERSCHWEINCHEN and not rules.superschweinchen
     ):
-        return refuse("{what} is not played under these rules", what=what.spoken)
+        return refuse("{call} is not played under these rules", call=what.spoken)
     card = Card.DA if what is Declaration.SCHWEINCHEN else Card.D9
     if what is Declaration.SUPERSCHWEINCHEN and not state.calls.has("schweinchen"):
         return refuse("Superschweinchen comes only after Schweinchen")
     if not state.parties.order.is_trump(card):
         return refuse("{card} is not a trump in this game", card=card.name)
     if hand.count(card) < 2:
-        return refuse("{what} needs both {card}", what=what.spoken, card=card.name)
+        return refuse("{call} needs both {card}", call=what.spoken, card=card.name)
     if rules.schweinchen is Schweinchen.AT_ONCE:
-        if state.tricks or state.trick:
+        # Before the holder's own first card: only the holder has these cards, so
+        # nothing played before the call changes its rank.
+        if state.cards_played(seat):
             return refuse(
-                "Too late for {what}: under these rules it is declared before the first card",
-                what=what.spoken,
+                "Too late for {call}: under these rules it is declared before your first card",
+                call=what.spoken,
             )
         return None
     # on_first_play: declared on one's turn, with the first of the pair.
     if state.to_act != seat or card not in _plain_legal(state, seat):
         return refuse(
-            "Declare {what} on your turn, as you play the first {card}",
-            what=what.spoken,
+            "Declare {call} on your turn, as you play the first {card}",
+            call=what.spoken,
             card=card.name,
         )
     return None

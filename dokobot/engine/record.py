@@ -287,6 +287,7 @@ def result_to_json(result: GameResult) -> dict[str, Any]:
             {"item": i.item, "party": i.party.value, "points": i.points} for i in result.breakdown
         ],
         "scores": list(result.scores),
+        **({"bock": result.bock} if result.bock > 1 else {}),
         **({"bock_rounds": result.bock_rounds} if result.bock_rounds else {}),
         # A compulsory solo (Pflichtsolo) is marked, for the list's own column.
         **({"compulsory": True} if result.compulsory else {}),

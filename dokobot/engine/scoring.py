@@ -57,6 +57,8 @@ class GameResult:
     compulsory: bool = False
     #: Bock rounds this game sets off for the session (house rule ``bock_after``, §9.6).
     bock_rounds: int = 0
+    #: The Bock factor the game was played at (1: no Bock).
+    bock: int = 1
 
     @property
     def is_solo(self) -> bool:
@@ -176,6 +178,7 @@ def score(state: GameState) -> GameResult:
         breakdown=tuple(items),
         scores=scores,
         compulsory=parties.compulsory,
+        bock=state.setup.bock,
     )
     rounds = bock_triggers(state, result)
     return dataclasses.replace(result, bock_rounds=rounds) if rounds else result
@@ -243,6 +246,7 @@ def _score_ramsch(state: GameState) -> GameResult:
         game_value=per,
         breakdown=tuple(items) if others else (),
         scores=scores,
+        bock=state.setup.bock,
     )
     rounds = bock_triggers(state, result)
     return dataclasses.replace(result, bock_rounds=rounds) if rounds else result

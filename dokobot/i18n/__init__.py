@@ -25,7 +25,7 @@ from babel.support import Translations
 
 LANGS = ("en", "de")
 #: Parameters whose values are words of the game, translated with the sentence.
-TERMS = frozenset({"announcement", "phase", "solo", "doing", "party_word", "word"})
+TERMS = frozenset({"announcement", "phase", "solo", "doing", "party_word", "word", "call", "limit"})
 DEFAULT = "en"
 CATALOGUES = Path(__file__).resolve().parent
 

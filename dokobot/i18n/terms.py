@@ -30,4 +30,8 @@ TERM_WORDS = (
     "spades",
     "hearts",
     "diamonds",
+    # House-rule calls (docs/rules.md §9.1).
+    "Schweinchen",
+    "Superschweinchen",
+    "Half chicken",
 )

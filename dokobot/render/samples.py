@@ -36,6 +36,7 @@ class SampleRow:
     game_value: int | None
     scores: tuple[int, ...] | None
     totals: tuple[int, ...]
+    bock: int = 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,7 +96,9 @@ def sample_images(seed: int = 7) -> dict[str, bytes]:
     for i in range(24):
         game = sample_game(seed * 100 + i)
         result = outcome(game)
-        scores = tuple(result["scores"])
+        # The last four games are a Bock round: every value doubled (docs/rules.md §9.6).
+        bock = 2 if i >= 20 else 1
+        scores = tuple(s * bock for s in result["scores"])
         totals = tuple(t + s for t, s in zip(totals, scores, strict=True))
         rows.append(
             SampleRow(
@@ -103,13 +106,20 @@ def sample_images(seed: int = 7) -> dict[str, bytes]:
                 i % 4,
                 result["contract"],
                 result.get("soloist"),
-                result["game_value"],
+                result["game_value"] * bock,
                 scores,
                 totals,
+                bock,
             )
         )
     sheet = render_score_sheet(
-        NAMES, rows, totals, title="Score sheet · Liste 3", stake=0.05, chart=True
+        NAMES,
+        rows,
+        totals,
+        title="Score sheet · Liste 3",
+        stake=0.05,
+        chart=True,
+        note="Bock ×2 now · 4 Bock games to come",
     )
     rng = random.Random(seed)
     board_rows = sorted(

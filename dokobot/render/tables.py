@@ -170,8 +170,12 @@ def render_score_sheet(
     currency: str = "€",
     lang: str = DEFAULT,
     chart: bool = False,
+    note: str | None = None,
 ) -> bytes:
     """PNG of the paper list: a column per player with running totals, a row per game.
+
+    Bock games are marked with their factor; ``note`` (the Bock games still due,
+    docs/rules.md §9.6) goes under the legend.
 
     Compulsory solos get their own column (DDV); ``chart`` adds each player's running
     total over the games as a line chart, for the final sheet.
@@ -188,6 +192,7 @@ def render_score_sheet(
     height = PAD * 2 + 40 + LINE * 2 + (LINE if hidden else 0) + LINE * len(shown) + 12 + LINE + 8
     height += LINE * 2 if stake else LINE
     height += CHART_HEIGHT + LINE if chart and rows else 0
+    height += LINE if note else 0
     image = Image.new("RGBA", (width, height), FELT)
     draw = ImageDraw.Draw(image)
     draw.text((PAD, PAD), title or T(lang, "Score sheet"), font=font(24, bold=True), fill=INK)
@@ -232,6 +237,9 @@ def render_score_sheet(
                 (xv + value_col - 8, y), str(row.game_value), font=body, fill=INK, anchor="ra"
             )
         tag = SHORT_CONTRACTS.get(row.contract or "", "") if row.contract else T(lang, "Redeal")
+        bock = getattr(row, "bock", 1)
+        if bock > 1:
+            tag = f"{tag} · Bock ×{bock}" if tag else f"Bock ×{bock}"
         if tag:
             text, f = fit_text(draw, tag, tag_col - 12, 15)
             draw.text(
@@ -276,6 +284,10 @@ def render_score_sheet(
     text, f = fit_text(draw, legend, width - 2 * PAD, 14, minimum=12)
     draw.text((PAD, y), text, font=f, fill=MUTED)
     y += LINE
+    if note:
+        text, f = fit_text(draw, note, width - 2 * PAD, 15, minimum=12)
+        draw.text((PAD, y), text, font=f, fill=GOLD)
+        y += LINE
     if chart and rows:
         _chart(draw, (PAD, y, width - PAD, y + CHART_HEIGHT), names, rows, small)
         y += CHART_HEIGHT + 8

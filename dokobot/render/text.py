@@ -25,6 +25,8 @@ CONTRACT_NAMES = {
     "solo:spades": N_("Spades solo ♠"),
     "solo:hearts": N_("Hearts solo ♥"),
     "solo:diamonds": N_("Diamonds solo ♦"),
+    "schwarze_sau": N_("Schwarze Sau"),
+    "ramsch": N_("Ramsch"),
 }
 
 #: The score sheet's short tags (German terms in both languages, as on paper lists).
@@ -42,6 +44,8 @@ SHORT_CONTRACTS = {
     "solo:spades": "Solo ♠",
     "solo:hearts": "Solo ♥",
     "solo:diamonds": "Solo ♦",
+    "schwarze_sau": "Schwarze Sau",
+    "ramsch": "Ramsch",
 }
 
 ITEM_NAMES = {
@@ -66,7 +70,28 @@ ITEM_NAMES = {
     "karlchen": N_("Karlchen (last trick with ♣J)"),
     "re_doubles": N_("Re doubles"),
     "kontra_doubles": N_("Kontra doubles"),
+    "dulle_caught": N_("♥10 caught"),
+    "aces_and_kings": N_("Trick of two aces and two kings"),
+    "karlchen_caught": N_("Karlchen caught (♣J lost in the last trick)"),
+    "lieschen_mueller": N_("Lieschen Müller (♦Q catches the ♣J)"),
+    "solo_doubled": N_("Solo counts double"),
+    "bock": N_("Bock (doubled)"),
+    "ramsch_most_points": N_("Ramsch: the most card points lose"),
 }
+
+#: House-rule calls (docs/rules.md §9.1, §9.4), as buttons and in the channel.
+CALL_NAMES = {
+    "schweinchen": N_("Schweinchen 🐷"),
+    "superschweinchen": N_("Superschweinchen 🐷🐷"),
+    "half_chicken": N_("Half chicken 🐔"),
+    "genscher": "Genscher",
+}
+
+
+def call_name(what: str, lang: str = DEFAULT) -> str:
+    """``schweinchen`` → ``Schweinchen 🐷``."""
+    return T(lang, CALL_NAMES.get(what, what))
+
 
 ANNOUNCEMENT_NAMES = {
     "re": "Re",

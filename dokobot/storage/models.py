@@ -113,6 +113,8 @@ class SheetRow:
     status: str
     #: A compulsory solo (Pflichtsolo): its own column on a tournament list.
     compulsory: bool = False
+    #: The Bock factor the game was played at (house rule, docs/rules.md §9.6).
+    bock: int = 1
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ class StatsRepo:
         async with self._db.conn.execute(
             "SELECT g.game_id, g.seq, g.number, g.dealer, g.contract, g.soloist, g.game_value, "
             "g.status, group_concat(gs.score, ','), group_concat(gs.player_id, ','), "
-            "json_extract(g.result, '$.compulsory') "
+            "json_extract(g.result, '$.compulsory'), json_extract(g.result, '$.bock') "
             "FROM games g JOIN game_seats gs USING (game_id) WHERE g.session_id = ? "
             "AND g.status != 'aborted' GROUP BY g.game_id ORDER BY g.seq",
             (session_id,),
@@ -40,7 +40,17 @@ class StatsRepo:
                 totals = [t + s for t, s in zip(totals, scores, strict=True)]
             sheet.append(
                 SheetRow(
-                    r[1], r[2], r[3], r[4], r[5], r[6], scores, tuple(totals), r[7], bool(r[10])
+                    r[1],
+                    r[2],
+                    r[3],
+                    r[4],
+                    r[5],
+                    r[6],
+                    scores,
+                    tuple(totals),
+                    r[7],
+                    bool(r[10]),
+                    int(r[11] or 1),
                 )
             )
         names = await self._names(seat_players) if seat_players else {}

@@ -91,6 +91,35 @@ class MarriageSettled(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Declared(Event):
+    """A house-rule call: Schweinchen, Superschweinchen, half chicken, or Genscher."""
+
+    seat: int
+    #: ``schweinchen``, ``superschweinchen``, ``half_chicken`` or ``genscher``.
+    what: str
+    #: Genscher: the partner named.
+    partner: int | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandThrown(Event):
+    """A player threw in a bad hand (``redeal_on``): shown to all, the same dealer deals again."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    #: The ``redeal_on`` values the hand meets.
+    reasons: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlaysAlone(Event):
+    """Schwarze Sau: the winner of the second SQ plays alone from trick ``trick`` on."""
+
+    seat: int
+    trick: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class AnnouncementMade(Event):
     seat: int
     word: str

@@ -8,6 +8,7 @@ restart ``restore()`` rebuilds every unfinished table by replaying its log.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import random
@@ -25,7 +26,10 @@ from dokobot.engine import (
     Bid,
     Card,
     Contract,
+    Declaration,
+    Declare,
     GameState,
+    Genscher,
     IllegalActionError,
     Mode,
     Party,
@@ -41,9 +45,12 @@ from dokobot.engine import (
     RuleError,
     RuleSet,
     Session,
+    legal_actions,
+    owed_announcement,
     player_view,
     replay,
     score,
+    throw_reasons,
 )
 from dokobot.engine import apply as engine_apply
 from dokobot.engine.record import action_to_json
@@ -141,6 +148,10 @@ class TableSnapshot:
     deals_played: int = 0
     #: Compulsory solos each seat still owes in a tournament list.
     solos_owed: tuple[int, ...] = (0, 0, 0, 0)
+    #: Bock rounds still due: games left in each, the running one first (§9.6).
+    bock_queue: tuple[int, ...] = ()
+    #: The Bock factor of the game being played or dealt next.
+    bock: int = 1
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -164,6 +175,12 @@ class Panel:
     bids: tuple[Reservation, ...]
     announcements: tuple[str, ...]
     poverty_step: str | None
+    #: House-rule calls the seat may make now: ``schweinchen``, ``half_chicken`` …
+    declarations: tuple[str, ...] = ()
+    #: Genscher: the seats the player may name as partner now.
+    genscher: tuple[int, ...] = ()
+    #: Zwingen: the announcement the seat owes before it may play (docs/rules.md §9.4).
+    owed: str | None = None
 
 
 @dataclasses.dataclass(eq=False)
@@ -357,6 +374,9 @@ class TableService:
         self._tables[row.channel_id] = table
         if row.status == "playing":
             await self._restore_session(table)
+        else:
+            with contextlib.suppress(TableError):  # Start explains broken server rules
+                await self._load_rules(table)
         if table.game is not None:
             # Only where a game was interrupted is there anything to say.
             self._emit(ev.TableResumed(table.guild_id, table.channel_id, table.table_id))
@@ -470,6 +490,8 @@ class TableService:
             table_id, guild_id, channel_id, owner.user_id, "open", seats, dict(settings or {})
         )
         self._tables[channel_id] = table
+        with contextlib.suppress(TableError):  # Start explains broken server rules
+            await self._load_rules(table)
         await self._save_seats(table)
         self._changed(table)
         return self._snapshot(table)
@@ -650,14 +672,7 @@ class TableService:
             for i, s in enumerate(table.seats):
                 if s is None:
                     await self._seat_ai(table, i, ai_level)
-            settings = await self.storage.settings.get(table.guild_id)
-            try:
-                table.rules = RuleSet.from_dict(settings.rules)
-            except RuleError as exc:
-                raise TableError(
-                    "This server's rules are broken ({problem}); fix them with /doko-admin rules.",
-                    problem=str(exc),
-                ) from None
+            await self._load_rules(table)
             plan = table.plan
             if plan.mode is Mode.DUEL:
                 self._seat_duel(table)
@@ -759,6 +774,7 @@ class TableService:
         if state.phase is Phase.POVERTY and state.to_act == seat and state.poverty is not None:
             pov = state.poverty
             step = "pass" if not pov.passed else ("reply" if pov.acceptor is None else "return")
+        owed = owed_announcement(state)
         return Panel(
             seat,
             table.game_number,
@@ -772,6 +788,11 @@ class TableService:
             bids,
             words,
             step,
+            declarations=tuple(
+                Declaration(a.what).value for a in view.legal if isinstance(a, Declare)
+            ),
+            genscher=tuple(a.partner for a in view.legal if isinstance(a, Genscher)),
+            owed=owed[1].word(party or Party.RE) if owed and owed[0] == seat else None,
         )
 
     async def play(
@@ -810,6 +831,62 @@ class TableService:
                 "You play for {own}: announce {own}, not {other}.", "party", own=own, other=other
             )
         await self._human(channel_id, user_id, game, None, lambda s: Announce(s, level))
+
+    async def declare(self, channel_id: int, user_id: int, what: str, *, game: int) -> None:
+        """Schweinchen, Superschweinchen or half chicken for the seat (docs/rules.md §9.1)."""
+        try:
+            declaration = Declaration(what)
+        except ValueError:
+            raise TableError("There is no call {what}.", "unknown", what=repr(what)) from None
+        await self._human(channel_id, user_id, game, None, lambda s: Declare(s, declaration))
+
+    async def genscher(
+        self, channel_id: int, user_id: int, partner: int, *, game: int, expected: int | None
+    ) -> None:
+        """Genscher: the user names seat ``partner`` as the new partner (docs/rules.md §9.4)."""
+        await self._human(channel_id, user_id, game, expected, lambda s: Genscher(s, partner))
+
+    async def set_rules(self, channel_id: int, user_id: int, key: str, value: Any) -> TableSnapshot:
+        """The owner changes one of the table's rules before the first deal (docs/rules.md §9).
+
+        ``key`` ``preset`` starts from that preset; the server's rules are the default.
+        """
+        table = self._table(channel_id)
+        self._owner_only(table, user_id)
+        async with table.lock:
+            if table.status == "playing":
+                raise TableError(
+                    "The rules are fixed once the first card is dealt; change them before Start.",
+                    "busy",
+                )
+            spec = dict(table.settings.get("rules") or await self._server_rules(table))
+            spec = {"preset": value} if key == "preset" else {**spec, key: value}
+            try:
+                rules = RuleSet.from_dict(spec)
+            except RuleError as exc:
+                raise TableError(
+                    "These rules do not go together ({problem}).", "rules", problem=str(exc)
+                ) from None
+            table.settings["rules"] = spec
+            table.rules = rules
+            await self.storage.tables.set_settings(table.table_id, table.settings)
+        self._changed(table)
+        return self._snapshot(table)
+
+    async def _server_rules(self, table: _Table) -> dict[str, Any]:
+        settings = await self.storage.settings.get(table.guild_id)
+        return dict(settings.rules)
+
+    async def _load_rules(self, table: _Table) -> None:
+        """The rules a table will play: its own, else the server's (docs/rules.md §9)."""
+        spec = table.settings.get("rules") or await self._server_rules(table)
+        try:
+            table.rules = RuleSet.from_dict(spec)
+        except RuleError as exc:
+            raise TableError(
+                "This server's rules are broken ({problem}); fix them with /doko-admin rules.",
+                problem=str(exc),
+            ) from None
 
     async def poverty_pass(
         self,
@@ -1005,7 +1082,24 @@ class TableService:
             self._emit(ev.PovertyStep(*base, seat, "returned", trumps_returned(new)))
             self._hand(table, seat)
             self._hand(table, pov.poor)
+        elif isinstance(action, Declare | Genscher):
+            call = new.calls.declared[-1]
+            self._emit(ev.Declared(*base, seat, call.what, call.partner))
+            # The card order or the parties changed: every panel shows it.
+            for other in range(4):
+                self._hand(table, other)
+        if isinstance(action, Bid) and new.thrown_by is not None:
+            hand = new.hands[seat]
+            reasons = tuple(r.value for r in throw_reasons(hand, new.rules))
+            self._emit(ev.HandThrown(*base, seat, hand, reasons))
+        if isinstance(action, PovertyReply) and new.phase is Phase.PLAY and not action.accept:
+            # Schwarze Sau or Ramsch: the poor player has the cards back.
+            assert new.poverty is not None
+            self._hand(table, new.poverty.poor)
         was, now = old.parties, new.parties
+        if was.contract is Contract.SCHWARZE_SAU and was.re is None and now.re is not None:
+            assert now.declarer is not None and now.clarified_in is not None
+            self._emit(ev.PlaysAlone(*base, now.declarer, now.clarified_in))
         if was.contract is Contract.MARRIAGE and was.re is None and now.re is not None:
             # docs/rules.md §4: the clarification trick decides the partner.
             assert now.declarer is not None and now.clarified_in is not None
@@ -1046,6 +1140,14 @@ class TableService:
         if state.is_finished:
             await self._finish_game(table)
             return
+        if state.phase is Phase.PLAY and not state.tricks and not state.trick:
+            # AI seats make their calls (Schweinchen …) before the first card, which is
+            # when schweinchen: at_once allows them (docs/rules.md §9.1).
+            for s in range(4):
+                calls = [a for a in legal_actions(state, s) if isinstance(a, Declare)]
+                if calls and table.plays_by_ai(s):
+                    await self._apply(table, s, calls[0])
+                    return
         seat = state.to_act
         assert seat is not None
         marker = (table.game_id or 0, turn_no(state))
@@ -1400,6 +1502,8 @@ class TableService:
             deals=session.deals if session else None,
             deals_played=session.deals_played if session else 0,
             solos_owed=owed,
+            bock_queue=session.bock_queue if session else (),
+            bock=state.setup.bock if state else (session.bock if session else 1),
         )
 
 
@@ -1430,5 +1534,9 @@ def describe(action: Action) -> str:
     if isinstance(action, PovertyReply):
         return N_("accepted the poverty") if action.accept else N_("declined the poverty")
     if isinstance(action, PassCards):
-        return N_("put down three cards")
-    return N_("gave back three cards")
+        return N_("put down their cards")
+    if isinstance(action, Declare):
+        return N_("made a call")
+    if isinstance(action, Genscher):
+        return N_("played Genscher")
+    return N_("gave back their cards")

@@ -148,7 +148,7 @@ async def test_poverty_exchange_with_a_select_menu(simcord_env: Any) -> None:
     assert "Poverty" in [b["label"] for b in buttons(panel)]
     result = await anna.click(panel, label="Poverty")
     panel = result.response
-    assert "put down three cards, all your trumps among them" in panel.content
+    assert "put down 3 cards, all your trumps among them" in panel.content
     select = next(c for row in panel.components for c in row["components"] if c["type"] == 3)
     # Put down the trumps (the options are numbered in the hand's order, trumps first).
     trumps = sum(
@@ -160,7 +160,7 @@ async def test_poverty_exchange_with_a_select_menu(simcord_env: Any) -> None:
     assert len(values) == 3
     await anna.select(panel, values, custom_id=select["custom_id"])
     texts = [m.content for m in public_messages(channel)]
-    assert any("**anna** is poor (Armut) and puts down three cards" in t for t in texts)
+    assert any("**anna** is poor (Armut) and puts down 3 cards" in t for t in texts)
     assert any("takes the poverty" in t or "declines the poverty" in t for t in texts)
 
 
@@ -390,7 +390,7 @@ async def test_a_wrong_rule_value_names_the_values_the_rule_takes(simcord_env: A
     wrong = await anna.slash(channel, "doko-admin rules", key="dullen", value="third")
     assert reply(wrong) == (
         "'third' is not a value of **dullen**; it takes `first_wins`, `second_wins`, "
-        "`second_wins_except_last` (docs/rules.md §9)."
+        "`second_wins_except_last`, `second_wins_only_last` (docs/rules.md §9)."
     )
     wrong = await anna.slash(channel, "doko-admin rules", key="poverty", value="maybe")
-    assert "it takes true or false" in reply(wrong)
+    assert "it takes `true`, `false`" in reply(wrong)

@@ -116,7 +116,7 @@ async def test_new_under_latency_posts_exactly_one_table_message(simcord_env: An
         assert len(tables) == 1
         joined = await bert.click(tables[0], label="Join")
         await simcord_env.advance_time(5)
-        assert reply(joined) == "You sit at the table."
+        assert reply(joined).startswith("You sit at the table.\nRules: DDV")
     assert "2. bert" in table_message(channel).content
 
 

@@ -140,8 +140,12 @@ def test_schweinchen_too_late_after_the_first_card() -> None:
     rules = RuleSet.from_dict({"schweinchen": "at_once"})
     state = play(healthy(new(DEAL_PIGS, rules=rules)), "CA")
     assert refused(state, Declare(0, Declaration.SCHWEINCHEN)) == (
-        "Too late for Schweinchen: under these rules it is declared before the first card"
+        "Too late for Schweinchen: under these rules it is declared before your first card"
     )
+    # Before one's own first card it is in time, even after others have played.
+    late = play(healthy(new(DEAL_PIGS, rules=rules, dealer=1)), "C9 C10")
+    assert (late.to_act, late.cards_played(0)) == (0, 0)
+    assert apply(late, Declare(0, Declaration.SCHWEINCHEN)).parties.order.trumps[0] is Card.DA
 
 
 def test_schweinchen_on_first_play_comes_with_the_first_fox() -> None:
@@ -416,3 +420,14 @@ def test_ramsch_the_most_card_points_lose() -> None:
     assert points.count(max(points)) == 1
     assert result.scores == tuple(-3 if s == loser else 1 for s in range(4))
     assert not end.is_redeal
+
+
+def test_before_first_card_after_a_marriage_is_decided() -> None:
+    rules = RuleSet.from_dict({"announcement_deadline": "before_first_card"})
+    state = bid(new(DEAL_MARRIAGE, rules=rules), "marriage", "healthy", "healthy", "healthy")
+    state = play(state, "C10 C9 CA CK")  # seat 2's ace finds the partner in trick 1
+    assert state.parties.partner == 2
+    assert Announcement.PARTY in may_announce(state, 0)
+    state = play(state, "HK")  # seat 2 leads trick 2
+    assert may_announce(state, 2) == ()
+    assert Announcement.PARTY in may_announce(state, 3)
