@@ -604,10 +604,10 @@ def owed_announcement(state: GameState) -> tuple[int, Announcement] | None:
     seat = first.winner
     if first.points < 30 or state.to_act != seat or not state.parties.open:
         return None
-    if any(m.seat == seat and m.played >= 1 and not m.implied for m in state.calls.log):
-        return None
     party = state.party(seat)
     assert party is not None
+    if _party_announced_since_trick_1(state, party):
+        return None
     own = state.calls.level(party)
     if own >= 0 and rule is not CompulsoryAnnouncement.FIRST_TRICK_30_RENEW:
         return None
@@ -615,6 +615,17 @@ def owed_announcement(state: GameState) -> tuple[int, Announcement] | None:
     if level is None or _announce_refusal(state, seat, level) is not None:
         return None
     return seat, level
+
+
+def _party_announced_since_trick_1(state: GameState, party: Party) -> bool:
+    """Whether ``party`` has announced since the first trick was complete (the duty is met)."""
+    plays = 0
+    for action in state.actions:
+        if type(action) is Play:
+            plays += 1
+        elif plays >= 4 and type(action) is Announce and state.party(action.seat) is party:
+            return True
+    return False
 
 
 def must_play(state: GameState, seat: int) -> Card | None:
@@ -663,7 +674,8 @@ def declarations(state: GameState, seat: int) -> list[Action]:
     out: list[Action] = [
         Declare(seat, what) for what in Declaration if _declare_refusal(state, seat, what) is None
     ]
-    if state.setup.rules.genscher and _genscher_refusal(state, seat, 0 if seat else 1) is None:
+    # Whether Genscher is open at all does not depend on the partner: ask with the next seat.
+    if state.setup.rules.genscher and _genscher_refusal(state, seat, (seat + 1) % 4) is None:
         out.extend(Genscher(seat, p) for p in range(4) if p != seat)
     return out
 

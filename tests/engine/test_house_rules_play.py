@@ -431,3 +431,14 @@ def test_before_first_card_after_a_marriage_is_decided() -> None:
     state = play(state, "HK")  # seat 2 leads trick 2
     assert may_announce(state, 2) == ()
     assert Announcement.PARTY in may_announce(state, 3)
+
+
+def test_compulsory_announcement_is_met_by_the_partner() -> None:
+    hands, lines = DULLE_CAUGHT  # seat 0 (Kontra, with seat 3) wins trick 1
+    rules = RuleSet.from_dict({"compulsory_announcement": "first_trick_30_renew"})
+    state = play(healthy(new(hands, rules=rules)), lines[0])
+    assert owed_announcement(state) == (0, Announcement.PARTY)
+    # Seat 3 announces Kontra for the party after the trick: the duty is met.
+    state = announce(state, 3, "kontra")
+    assert owed_announcement(state) is None
+    assert legal_cards(state)
