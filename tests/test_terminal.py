@@ -296,3 +296,45 @@ async def test_a_poverty_is_put_down_by_typing_three_cards(tmp_path: Path) -> No
     if taken:
         assert re.search(r"Bot \w+ gives three cards back, \d of them trumps\.", text)
         assert "--- Game 1 over: Poverty (Armut) ---" in text
+
+
+async def test_house_rule_calls_and_a_thrown_in_hand(tmp_path: Path) -> None:
+    # Seed 12 deals you both ♦A; seed 246 five nines (as on Discord).
+    out = io.StringIO()
+
+    def pigs(prompt: str, menu: str) -> str:
+        if prompt.startswith("Another game"):
+            return "n"
+        return "schweinchen" if "Call Schweinchen" in menu else "1"
+
+    await play(
+        seed=12,
+        ai_level="random",
+        games=1,
+        read=scripted(out, pigs),
+        out=out,
+        ai_pause=0,
+        database=tmp_path / "pigs.sqlite3",
+        rules=RuleSet.from_dict({"schweinchen": "at_once"}),
+    )
+    text = out.getvalue()
+    assert "Call Schweinchen 🐷" in text
+    assert "You call Schweinchen 🐷!" in text
+    out = io.StringIO()
+
+    def throw(prompt: str, menu: str) -> str:
+        return "n" if prompt.startswith("Another game") else "throw"
+
+    await play(
+        seed=246,
+        ai_level="random",
+        games=1,
+        read=scripted(out, throw),
+        out=out,
+        ai_pause=0,
+        database=tmp_path / "throw.sqlite3",
+        rules=RuleSet.from_dict({"redeal_on": ["five_nines"]}),
+    )
+    text = out.getvalue()
+    assert "Throw in the hand" in text
+    assert re.search(r"You throw your hand in: (\S+ ){11}\S+\. The same dealer deals again\.", text)

@@ -11,7 +11,16 @@ import pytest
 from dokobot.engine import Card
 
 from .conftest import close_storage, make_bot
-from .helpers import answer, buttons, open_panel, public_messages, reply, table_message, world
+from .helpers import (
+    answer,
+    buttons,
+    open_panel,
+    public_messages,
+    reply,
+    table_message,
+    whose_turn,
+    world,
+)
 
 pytestmark = pytest.mark.usefixtures("bodies_match_discords_schema")
 
@@ -133,3 +142,52 @@ async def test_a_hand_of_five_nines_is_thrown_in_and_shown(simcord_env: Any) -> 
     assert len(posts) == 1 and posts[0].startswith("🃏 **anna** throws the hand in (five nines): ")
     assert posts[0].endswith("The same dealer deals again.")
     assert posts[0].count("9") >= 5  # the hand is shown to everybody
+
+
+#: Seed 0: anna (seat 0) holds both ♦K.
+GENSCHER = 0
+
+
+@pytest.mark.parametrize("simcord_bot", [GENSCHER], indirect=True)
+async def test_genscher_names_a_partner_with_a_button(simcord_env: Any) -> None:
+    _, channel, (anna,) = world(simcord_env, "anna")
+    await anna.slash(channel, "doko new")
+    await anna.slash(channel, "doko rules", key="genscher", value="true")
+    await anna.slash(channel, "doko start", ai_level="random")
+    tables = simcord_env.bot.tables
+    assert tables.panel(channel.id, anna.id).cards.count(Card.DK) == 2
+    for _ in range(60):
+        if whose_turn(channel) != anna.id:
+            await simcord_env.advance_time(5)
+            continue
+        panel = await open_panel(anna, channel)
+        labels = [b.get("label") for b in buttons(panel)]
+        if "Genscher: Bot Dora" in labels:
+            break
+        # Keep the two ♦K: play any other card (or say healthy).
+        choices = [
+            b
+            for b in buttons(panel)
+            if not b.get("disabled")
+            and (b.get("label") == "Healthy" or b["custom_id"].startswith("doko:c:"))
+            and "♦K" not in b.get("label", "")
+        ]
+        assert choices, (panel.content, [b.get("label") for b in buttons(panel)])
+        await anna.click(panel, custom_id=choices[0]["custom_id"])
+    else:
+        raise AssertionError("Genscher was never offered")
+    assert "Genscher: you hold both ♦K" in panel.content
+    result = await anna.click(panel, label="Genscher: Bot Dora")
+    assert any(
+        m.content == "🔄 **anna** plays Genscher and takes **Bot Dora** as partner."
+        for m in public_messages(channel)
+    )
+    # Now the first ♦K must follow: it is the only card she can play.
+    playable = [
+        b["label"]
+        for b in buttons(result.response)
+        if b["custom_id"].startswith("doko:c:") and not b.get("disabled")
+    ]
+    assert {label.split(" · ")[-1] for label in playable} == {"♦K"}
+    parties = tables.panel(channel.id, anna.id).view.parties
+    assert parties[0] is parties[3]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from dokobot.engine import (
@@ -25,9 +27,11 @@ from dokobot.engine import (
     Reservation,
     ReturnCards,
     RuleSet,
+    Trick,
     apply,
     known_parties,
     legal_cards,
+    make_deck,
     may_announce,
     order_for,
     outcome,
@@ -284,8 +288,6 @@ def test_solo_overbid_the_later_solo_plays_with_no_90() -> None:
 
 def complete(first: str) -> tuple[str, ...]:
     """Seat 0 holds ``first``; the rest of the deck goes to seats 1-3 in deck order."""
-    from dokobot.engine import make_deck
-
     rest = make_deck()
     for card in cards(first):
         rest.remove(card)
@@ -403,9 +405,13 @@ def test_schwarze_sau_the_second_queen_of_spades_decides() -> None:
         if sum(t.cards.count(Card.SQ) for t in end.tricks[: i + 1]) == 2
     )
     alone = end.tricks[second].winner
+    # Trick 7 (HJ HJ SQ DA) holds the second SQ; seat 0 wins it and plays alone.
+    assert (second, alone, end.parties.clarified_in) == (6, 0, 7)
     result = score(end)
-    assert result.soloist == alone and result.re == (alone,)
-    assert result.scores[alone] == -3 * result.scores[(alone + 1) % 4]
+    assert result.soloist == 0 and result.re == (0,)
+    # Seat 0's tricks 7, 9 and 12 count for it: 71 points, a lost solo under 90.
+    assert (result.re_points, result.winner, result.game_value) == (71, Party.KONTRA, 2)
+    assert result.scores == (-6, 2, 2, 2)
     assert replay(to_record(end)) == end
 
 
@@ -415,10 +421,11 @@ def test_ramsch_the_most_card_points_lose() -> None:
     assert refused(state, Announce(0, Announcement.PARTY)) == "Nobody announces in a Ramsch"
     end = first_legal_to_the_end(state)
     points = [sum(t.points for t in end.tricks if t.winner == s) for s in range(4)]
-    loser = points.index(max(points))
+    assert points == [71, 14, 128, 27]
     result = score(end)
-    assert points.count(max(points)) == 1
-    assert result.scores == tuple(-3 if s == loser else 1 for s in range(4))
+    # Seat 2 took the most card points: it pays each of the others 1.
+    assert (result.re, result.re_points) == ((2,), 128)
+    assert result.scores == (1, 1, -3, 1)
     assert not end.is_redeal
 
 
@@ -442,3 +449,19 @@ def test_compulsory_announcement_is_met_by_the_partner() -> None:
     state = announce(state, 3, "kontra")
     assert owed_announcement(state) is None
     assert legal_cards(state)
+
+
+def test_ramsch_ties_share_the_loss() -> None:
+    """Two seats with the most card points: each pays each of the other two 1."""
+    end = first_legal_to_the_end(
+        refuse_poverty(RuleSet.from_dict({"poverty": True, "poverty_refused": "ramsch"}))
+    )
+    tied = (
+        Trick(0, cards("CA CA C10 C10"), 0, 42),
+        Trick(0, cards("SA SA S10 S10"), 1, 42),
+        Trick(0, cards("HA HA HK HK"), 2, 30),
+    )
+    result = score(dataclasses.replace(end, tricks=tied))
+    assert (result.re, result.scores) == ((0, 1), (-2, -2, 2, 2))
+    everyone = tuple(Trick(0, cards("D9 D9 HJ HJ"), s, 4) for s in range(4))
+    assert score(dataclasses.replace(end, tricks=everyone)).scores == (0, 0, 0, 0)
