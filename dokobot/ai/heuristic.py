@@ -93,12 +93,24 @@ class HeuristicStrategy:
     # ------------------------------------------------------------------ declarations
 
     def _declare(self, view: PlayerView) -> Action | None:
-        """Schweinchen and half chicken whenever allowed; Genscher with the strongest player."""
-        declares = [a for a in view.legal if isinstance(a, Declare)]
-        if declares:
-            return declares[0]
+        """Schweinchen and half chicken whenever allowed; Genscher with the strongest player.
+
+        A call that must come with its card (Schweinchen ``on_first_play``, Genscher)
+        is made only when that card is the one the heuristic would play anyway.
+        """
+        planned = None
+        if view.to_act == view.seat and any(isinstance(a, Play) for a in view.legal):
+            play = self._play(view)
+            planned = play.card if isinstance(play, Play) else None
+        with_card = view.rules.schweinchen.value == "on_first_play"
+        for action in view.legal:
+            if not isinstance(action, Declare):
+                continue
+            card = {"schweinchen": Card.DA, "superschweinchen": Card.D9}.get(action.what)
+            if card is None or not with_card or planned == card:
+                return action
         gens = [a for a in view.legal if isinstance(a, Genscher)]
-        if not gens:
+        if not gens or planned != Card.DK:
             return None
         won = Counter[int]()
         for trick in view.tricks:

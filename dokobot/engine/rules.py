@@ -357,13 +357,9 @@ def _count(value: Any) -> int:
     return value
 
 
-def _solos(value: Any) -> frozenset[SoloType]:
-    if not isinstance(value, list | tuple | set | frozenset):
-        raise TypeError("expected a list of solo names")
-    return frozenset(SoloType(v) for v in value)
-
-
 def _set_of(kind: type[enum.StrEnum]) -> Any:
+    """A converter for a list of ``kind``'s values (solos, redeal hands, Bock triggers)."""
+
     def convert(value: Any) -> frozenset[Any]:
         if not isinstance(value, list | tuple | set | frozenset):
             raise TypeError("expected a list")
@@ -384,7 +380,7 @@ def _one_of(*allowed: int) -> Any:
 _CONVERTERS: dict[str, Any] = {
     "nines": _strict_bool,
     "dullen": Dullen,
-    "solos": _solos,
+    "solos": _set_of(SoloType),
     "poverty": _strict_bool,
     "poverty_fox_counts": _strict_bool,
     "marriage_clarification": MarriageClarification,
