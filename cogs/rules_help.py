@@ -149,12 +149,18 @@ def rules_line(rules: RuleSet, lang: str) -> str:
 
 
 def explained(rules: RuleSet, lang: str) -> list[str]:
-    """One line per key: name, current value (bold where it differs from DDV), explanation."""
+    """One line per key: name, current value (bold where it differs from DDV), explanation
+    and the values it takes."""
     lines = []
     for key, help_text in RULE_HELP.items():
         value = getattr(rules, key)
         mark = "**" if value != RULE_DEFAULTS[key] else ""
-        lines.append(f"`{key}` {mark}{shown(value)}{mark} — {T(lang, help_text)}")
+        takes = " · ".join(values_of(key))
+        if key in _SETS:
+            takes = T(lang, "a list out of {names}", names=takes)
+        elif key == "compulsory_solos":
+            takes = "0 · 1 · 2 …"
+        lines.append(f"`{key}` {mark}{shown(value)}{mark} — {T(lang, help_text)} [{takes}]")
     return lines
 
 
