@@ -375,6 +375,10 @@ class DokoCog(
             app_commands.Choice(
                 name=locale_str("heuristic (a decent club player)"), value="heuristic"
             ),
+            app_commands.Choice(
+                name=locale_str("strong (thinks through sampled deals)"), value="strong"
+            ),
+            app_commands.Choice(name=locale_str("easy (makes mistakes)"), value="easy"),
             app_commands.Choice(name=locale_str("random (a beginner)"), value="random"),
         ]
     )

@@ -388,6 +388,16 @@ def table_view(snapshot: TableSnapshot, lang: str = "en") -> discord.ui.View:
     return view
 
 
+#: How the table names each AI level.
+AI_LEVEL_NAMES = {
+    "easy": N_("easy"),
+    "heuristic": N_("normal"),
+    "normal": N_("normal"),
+    "strong": N_("strong"),
+    "random": N_("random"),
+}
+
+
 def table_text(snapshot: TableSnapshot, lang: str = "en") -> str:
     """The public table message: seats, dealer, whose turn, contract, announcements, totals."""
     names = snapshot.names
@@ -398,7 +408,13 @@ def table_text(snapshot: TableSnapshot, lang: str = "en") -> str:
         if seat is None:
             seats.append(f"{i + 1}. *{T(lang, 'free')}*")
             continue
-        tag = T(lang, " (AI)") if seat.is_ai else (T(lang, " (AI plays)") if seat.away else "")
+        tag = (
+            T(lang, " (AI · {level})", level=T(lang, AI_LEVEL_NAMES.get(seat.ai_level or "", "")))
+            if seat.is_ai and seat.ai_level in AI_LEVEL_NAMES
+            else T(lang, " (AI)")
+            if seat.is_ai
+            else (T(lang, " (AI plays)") if seat.away else "")
+        )
         owner = " ★" if seat.player_id == snapshot.owner_id else ""
         dealer = T(lang, " · deals") if snapshot.dealer == i else ""
         seats.append(f"{i + 1}. {discord.utils.escape_markdown(seat.name)}{owner}{tag}{dealer}")

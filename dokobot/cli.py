@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 from dokobot.errors import CommandError, EnvironmentFailure, UsageError
 
-AI_LEVELS = ("heuristic", "random")
+AI_LEVELS = ("heuristic", "normal", "random", "strong")
 ENVIRONMENT = """\
 environment:
   DISCORD_TOKEN       the bot token (required; also read from ./.env)
@@ -175,6 +175,8 @@ def _simulate(args: argparse.Namespace) -> int:
             rotate=args.rotate,
             jobs=args.jobs,
             progress=progress,
+            samples=args.samples,
+            budget_ms=args.budget_ms,
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from None
@@ -418,6 +420,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="house rules: a preset (ddv, pub, beginners) or JSON, e.g. '{\"poverty\": true}'",
     )
     sim.add_argument("--jobs", type=_positive, default=1, help="worker processes")
+    sim.add_argument(
+        "--samples", type=_positive, help="strong AI: sampled deals per decision (default: 20)"
+    )
+    sim.add_argument(
+        "--budget-ms",
+        type=float,
+        help="strong AI: time per decision in ms (default: none, only --samples count)",
+    )
     sim.add_argument("--json", action="store_true", help="end with one JSON line")
     sim.set_defaults(handler=_simulate)
 

@@ -55,7 +55,12 @@ def play_deal(
 
 
 def deal_results(
-    index: int, seed: int, players: Sequence[str], rules: RuleSet, rotate: bool
+    index: int,
+    seed: int,
+    players: Sequence[str],
+    rules: RuleSet,
+    rotate: bool,
+    search: tuple[int | None, float | None] = (None, None),
 ) -> list[SeatResult]:
     """Play deal ``index`` (once, or once per seat rotation) and describe every seat."""
     out: list[SeatResult] = []
@@ -63,7 +68,7 @@ def deal_results(
     setup = GameSetup(rules=rules, dealer=index % 4, hands=hands)
     for shift in range(4 if rotate else 1):
         names = [players[(s - shift) % 4] for s in range(4)]
-        strategies = [make_strategy(n) for n in names]
+        strategies = [make_strategy(n, samples=search[0], budget_ms=search[1]) for n in names]
         rng = random.Random(f"{seed}:{index}:{shift}")
         state, times = play_deal(setup, strategies, rng)
         result = outcome(state)
@@ -163,6 +168,8 @@ def simulate(
     rotate: bool = False,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    samples: int | None = None,
+    budget_ms: float | None = None,
 ) -> dict[str, Any]:
     """Play ``deals`` deals and summarise them; ``jobs`` > 1 spreads deals over processes."""
     for name in players:
@@ -170,7 +177,7 @@ def simulate(
     results: list[SeatResult] = []
     if jobs <= 1:
         for i in range(deals):
-            results.extend(deal_results(i, seed, players, rules, rotate))
+            results.extend(deal_results(i, seed, players, rules, rotate, (samples, budget_ms)))
             if progress:
                 progress(i + 1, deals)
     else:
@@ -178,7 +185,9 @@ def simulate(
 
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [
-                pool.submit(deal_results, i, seed, tuple(players), rules, rotate)
+                pool.submit(
+                    deal_results, i, seed, tuple(players), rules, rotate, (samples, budget_ms)
+                )
                 for i in range(deals)
             ]
             for done, future in enumerate(futures, start=1):

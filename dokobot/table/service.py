@@ -11,10 +11,13 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import multiprocessing
+import os
 import random
 import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from dokobot.ai import LEVELS, make_strategy
@@ -67,6 +70,8 @@ log = logging.getLogger(__name__)
 Listener = Callable[[ev.Event], Awaitable[None]]
 AI_NAMES = ("Anton", "Berta", "Cäsar", "Dora")
 DEFAULT_AI = "heuristic"
+#: The strong AI's time per decision in the bot (docs/architecture.md).
+STRONG_BUDGET_MS = 450.0
 
 
 class TableError(Exception):
@@ -112,6 +117,8 @@ class SeatInfo:
     name: str
     is_ai: bool
     away: bool
+    #: The AI level of an AI seat (``easy``, ``heuristic``, ``strong`` …).
+    ai_level: str | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -302,9 +309,15 @@ class TableService:
         await_shown: bool = False,
         show_grace: float = 30.0,
         retry_seconds: float = 2.0,
+        ai_budget_ms: float = STRONG_BUDGET_MS,
+        ai_timeout: float | None = None,
     ) -> None:
         """``await_shown``: a human's turn clock starts only once ``turn_shown`` says the
-        turn is on screen (or after ``show_grace`` seconds, if it cannot be shown)."""
+        turn is on screen (or after ``show_grace`` seconds, if it cannot be shown).
+
+        The strong AI thinks in worker processes for ``ai_budget_ms`` per decision (a
+        table may set its own ``ai_budget_ms``); past ``ai_timeout`` seconds (default:
+        four budgets and a second) the normal AI decides instead."""
         self.storage = storage
         self.clock = clock or SystemClock()
         self.listener = listener
@@ -318,6 +331,9 @@ class TableService:
         self._tables: dict[int, _Table] = {}
         self._outlets: dict[int, _Outlet] = {}
         self._fallback = make_strategy(DEFAULT_AI)
+        self.ai_budget_ms = ai_budget_ms
+        self.ai_timeout = ai_timeout
+        self._pool: ProcessPoolExecutor | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -424,6 +440,9 @@ class TableService:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.idle_events()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     async def idle(self) -> None:
         """Wait until no AI move or event is pending (timers keep waiting on the clock)."""
@@ -1248,13 +1267,13 @@ class TableService:
                 expected, game_id = len(state.actions), table.game_id
             await self.clock.sleep(self.ai_pause)
             s = table.seats[seat]
-            strategy = make_strategy(s.ai_level if s is not None and s.ai_level else DEFAULT_AI)
-            rng = random.Random(f"{table.seed}:{table.seq}:{expected}")
+            level = s.ai_level if s is not None and s.ai_level else DEFAULT_AI
+            seed = f"{table.seed}:{table.seq}:{expected}"
             view = player_view(state, seat)
             if not table.plan.ai_announces:
                 view = _quiet(view)
             try:
-                action = await asyncio.to_thread(strategy.choose, view, rng)
+                action = await self._decide(table, seat, level, view, seed)
             except Exception:  # an AI bug must not stop the table: play a legal move
                 log.exception("table %s: AI %s failed to choose", table.table_id, seat)
                 action = view.legal[0]
@@ -1273,6 +1292,37 @@ class TableService:
                     )
                     fallback = player_view(table.game, seat).legal[0]
                     await self._apply(table, seat, fallback)
+
+    async def _decide(
+        self, table: _Table, seat: int, level: str, view: PlayerView, seed: str
+    ) -> Action:
+        """The AI's choice. The strong AI is CPU-bound Python: it runs in a worker process
+        so that the event loop stays free; a crash or a timeout there falls back to the
+        normal AI for this one decision."""
+        if level != "strong":
+            strategy = make_strategy(level)
+            return await asyncio.to_thread(strategy.choose, view, random.Random(seed))
+        budget = float(table.settings.get("ai_budget_ms", self.ai_budget_ms))
+        timeout = self.ai_timeout if self.ai_timeout is not None else 4 * budget / 1000 + 1
+        loop = asyncio.get_running_loop()
+        try:
+            work = loop.run_in_executor(self._workers(), strong_decision, view, seed, budget)
+            return await asyncio.wait_for(work, timeout)
+        except Exception as exc:
+            log.warning(
+                "table %s: the strong AI of seat %s failed (%s); the normal AI decides",
+                table.table_id,
+                seat,
+                type(exc).__name__,
+            )
+            return self._fallback.choose(view, random.Random(seed))
+
+    def _workers(self) -> ProcessPoolExecutor:
+        """The AI worker processes, one per core, started on first use."""
+        if self._pool is None:
+            context = multiprocessing.get_context("forkserver")
+            self._pool = ProcessPoolExecutor(max_workers=os.cpu_count() or 2, mp_context=context)
+        return self._pool
 
     async def _turn_timer(self, table: _Table, marker: tuple[int, int], seat: int) -> None:
         """Remind once, then let the AI play the turn; two in a row hand the seat to the AI."""
@@ -1455,7 +1505,9 @@ class TableService:
     def _snapshot(self, table: _Table) -> TableSnapshot:
         state = table.game
         seats = tuple(
-            None if s is None else SeatInfo(s.player_id, s.name, s.is_ai, i in table.away)
+            None
+            if s is None
+            else SeatInfo(s.player_id, s.name, s.is_ai, i in table.away, s.ai_level)
             for i, s in enumerate(table.seats)
         )
         contract = declarer = None
@@ -1505,6 +1557,11 @@ class TableService:
             bock_queue=session.bock_queue if session else (),
             bock=state.setup.bock if state else (session.bock if session else 1),
         )
+
+
+def strong_decision(view: PlayerView, seed: str, budget_ms: float) -> Action:
+    """One strong-AI decision, in a worker process: the view goes in, the action comes back."""
+    return make_strategy("strong", budget_ms=budget_ms).choose(view, random.Random(seed))
 
 
 def _quiet(view: PlayerView) -> PlayerView:

@@ -1,0 +1,229 @@
+"""An exact open-hand solver for the last tricks: alpha-beta over card points.
+
+The position is compact: each seat's hand is a bitmask over the 48 physical cards
+(face * 2 + copy), so that legal moves, the trick winner and the card points are
+a few integer operations. The engine stays the reference; ``tests/ai`` checks that
+both agree on legal moves, trick winners and card points.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from dokobot.engine import TRUMP, Card, CardOrder
+from dokobot.engine.cards import CARD_POINTS
+
+#: Physical card ``i`` is face ``i >> 1`` (two copies of each of the 24 faces).
+FACES = tuple(Card(i >> 1) for i in range(48))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Tables:
+    """Per physical card: its class (suit or TRUMP), power and points under one card order."""
+
+    cls: tuple[int, ...]
+    power: tuple[int, ...]
+    points: tuple[int, ...]
+    #: Per class (0-4): the mask of the cards of that class.
+    class_mask: tuple[int, ...]
+    #: Whether the second ♥10 beats the first: in an ordinary trick, in the last one.
+    second_dulle_wins: tuple[bool, bool]
+
+    @classmethod
+    def of(cls, order: CardOrder, second_wins: tuple[bool, bool] = (False, False)) -> Tables:
+        """``second_wins``: whether the second ♥10 wins in a trick that is not / is the last."""
+        klass = tuple(order.suit_class[FACES[i]] for i in range(48))
+        power = tuple(order.power[FACES[i]] for i in range(48))
+        points = tuple(CARD_POINTS[FACES[i]] for i in range(48))
+        masks = tuple(sum(1 << i for i in range(48) if klass[i] == k) for k in range(5))
+        return cls(klass, power, points, masks, second_wins)
+
+
+def mask_of(cards: Sequence[Card]) -> int:
+    """The bitmask of ``cards``: the first copy of a face, then the second."""
+    mask = 0
+    for card in cards:
+        bit = 1 << (card * 2)
+        mask |= bit if not mask & bit else bit << 1
+    return mask
+
+
+def cards_of(mask: int) -> list[Card]:
+    return [FACES[i] for i in range(48) if mask >> i & 1]
+
+
+def legal_mask(hand: int, led: int | None, tables: Tables) -> int:
+    """The cards of ``hand`` that may be played: the led class if held, else all."""
+    if led is None:
+        return hand
+    follow = hand & tables.class_mask[tables.cls[led]]
+    return follow or hand
+
+
+def winner_index(trick: Sequence[int], tables: Tables, last: bool) -> int:
+    """Index (0-3) of the winning card of a four-card trick of physical cards."""
+    cls, power = tables.cls, tables.power
+    second = tables.second_dulle_wins[1 if last else 0]
+    best = 0
+    best_cls = cls[trick[0]]
+    best_power = power[trick[0]]
+    h10 = Card.H10
+    for i in range(1, 4):
+        c = trick[i]
+        k = cls[c]
+        if k == TRUMP:
+            if (
+                best_cls != TRUMP
+                or power[c] > best_power
+                or (second and c >> 1 == h10 and trick[best] >> 1 == h10)
+            ):
+                best, best_cls, best_power = i, TRUMP, power[c]
+        elif k == best_cls and power[c] > best_power:
+            best, best_power = i, power[c]
+    return best
+
+
+def _moves(mask: int) -> list[int]:
+    """One physical card per face of ``mask`` (equal cards are equal moves)."""
+    out = []
+    seen = 0
+    while mask:
+        low = mask & -mask
+        i = low.bit_length() - 1
+        face_bit = 1 << (i >> 1)
+        if not seen & face_bit:
+            seen |= face_bit
+            out.append(i)
+        mask ^= low
+    return out
+
+
+class Solver:
+    """Alpha-beta with a transposition table: the card points one party takes from here on."""
+
+    def __init__(self, tables: Tables, ours: Sequence[bool], tricks_left: int) -> None:
+        self.tables = tables
+        self.ours = tuple(ours)
+        self.total_tricks = tricks_left
+        #: Trick starts: (lower bound, upper bound) of the value from there.
+        self.table: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.nodes = 0
+        # Move ordering: high cards (trumps, then power, then points) first, which cut
+        # off most; one rank per physical card, computed once.
+        by_strength = sorted(
+            range(48),
+            key=lambda m: (-(tables.cls[m] == TRUMP), -tables.power[m], -tables.points[m]),
+        )
+        rank = [0] * 48
+        for position, m in enumerate(by_strength):
+            rank[m] = position
+        self._rank = rank
+
+    def value(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int], tricks_left: int
+    ) -> int:
+        """Our card points from the position on, both sides playing perfectly."""
+        return self._search(tuple(hands), leader, tuple(trick), tricks_left, -1, 241)
+
+    def best_move(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int], tricks_left: int
+    ) -> tuple[int, int]:
+        """The best card (physical index) for the seat to play, and the value it keeps."""
+        seat = (leader + len(trick)) % 4
+        led = trick[0] if trick else None
+        moves = _moves(legal_mask(hands[seat], led, self.tables))
+        maximise = self.ours[seat]
+        best_move, best_value = moves[0], -1 if maximise else 241
+        for move in self._ordered(moves, trick, seat):
+            value = self._after(tuple(hands), leader, tuple(trick), tricks_left, seat, move)
+            if (value > best_value) if maximise else (value < best_value):
+                best_move, best_value = move, value
+        return best_move, best_value
+
+    def _after(
+        self,
+        hands: tuple[int, ...],
+        leader: int,
+        trick: tuple[int, ...],
+        tricks_left: int,
+        seat: int,
+        move: int,
+        alpha: int = -1,
+        beta: int = 241,
+    ) -> int:
+        new_hands = hands[:seat] + (hands[seat] & ~(1 << move),) + hands[seat + 1 :]
+        played = trick + (move,)
+        if len(played) < 4:
+            return self._search(new_hands, leader, played, tricks_left, alpha, beta)
+        last = tricks_left == 1
+        won = (leader + winner_index(played, self.tables, last)) % 4
+        pts = self.tables.points
+        gained = pts[played[0]] + pts[played[1]] + pts[played[2]] + pts[played[3]]
+        mine = gained if self.ours[won] else 0
+        if last:
+            return mine
+        a, b = alpha - mine, beta - mine
+        return mine + self._search(new_hands, won, (), tricks_left - 1, a, b)
+
+    def _search(
+        self,
+        hands: tuple[int, ...],
+        leader: int,
+        trick: tuple[int, ...],
+        tricks_left: int,
+        alpha: int,
+        beta: int,
+    ) -> int:
+        self.nodes += 1
+        key: tuple[int, ...] = ()
+        if not trick:
+            key = (*hands, leader)
+            bounds = self.table.get(key)
+            if bounds is not None:
+                low, high = bounds
+                if low == high or low >= beta:
+                    return low
+                if high <= alpha:
+                    return high
+                alpha, beta = max(alpha, low), min(beta, high)
+        # The window searched: a result outside it is only a bound (fail-soft).
+        a0, b0 = alpha, beta
+        seat = (leader + len(trick)) % 4
+        led = trick[0] if trick else None
+        moves = self._ordered(_moves(legal_mask(hands[seat], led, self.tables)), trick, seat)
+        if self.ours[seat]:
+            best = -1
+            for move in moves:
+                value = self._after(hands, leader, trick, tricks_left, seat, move, alpha, beta)
+                if value > best:
+                    best = value
+                    if best > alpha:
+                        alpha = best
+                        if alpha >= beta:
+                            break
+        else:
+            best = 241
+            for move in moves:
+                value = self._after(hands, leader, trick, tricks_left, seat, move, alpha, beta)
+                if value < best:
+                    best = value
+                    if best < beta:
+                        beta = best
+                        if alpha >= beta:
+                            break
+        if not trick:
+            # A fail-high is a lower bound, a fail-low an upper bound, else exact.
+            low, high = self.table.get(key, (-1, 241))
+            if best <= a0:
+                high = min(high, best)
+            elif best >= b0:
+                low = max(low, best)
+            else:
+                low = high = best
+            self.table[key] = (low, high) if low <= high else (low, low)
+        return best
+
+    def _ordered(self, moves: list[int], trick: Sequence[int], seat: int) -> list[int]:
+        moves.sort(key=self._rank.__getitem__)
+        return moves

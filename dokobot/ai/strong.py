@@ -1,0 +1,344 @@
+"""The strong player: Monte Carlo over sampled deals, played out by the engine.
+
+At each decision the unseen cards are dealt in ways consistent with the seat's
+view (``worlds``), every legal option is played out on the same worlds — a fast
+full-information policy early, the exact solver (``solver``) for the last tricks
+— and the option with the best mean score (score points, not card points) wins.
+Reservations and announcements are decided on the same kind of simulation, with
+a margin for real defenders playing better than simulated ones.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+
+from dokobot.engine import (
+    TRUMP,
+    Action,
+    Announce,
+    Bid,
+    Card,
+    Contract,
+    GameSetup,
+    GameState,
+    Parties,
+    Party,
+    Phase,
+    Play,
+    PlayerView,
+    Reservation,
+    apply,
+    legal_actions,
+    legal_cards,
+    order_for,
+    score,
+    team_card,
+    trick_winner,
+)
+from dokobot.engine.cards import CARD_POINTS
+
+from .heuristic import HeuristicStrategy, solo_value
+from .solver import Solver, Tables, mask_of
+from .worlds import deal_unseen, unseen_cards, world
+
+
+@dataclasses.dataclass
+class StrongStrategy:
+    """Perfect-information Monte Carlo with an exact endgame (level ``strong``)."""
+
+    #: Worlds per decision; with ``budget_ms`` the most that fit in the time.
+    samples: int = 20
+    #: Wall-clock budget per decision (``None``: only ``samples`` count, deterministic).
+    budget_ms: float | None = None
+    #: From this many tricks left the solver plays the worlds out exactly.
+    solver_tricks: int = 2
+    #: Expected gain (score points) an announcement must promise.
+    announce_margin: float = 0.6
+    #: Expected gain over a normal game a voluntary solo must promise.
+    solo_margin: float = 1.5
+    name: str = "strong"
+    _fallback: HeuristicStrategy = dataclasses.field(default_factory=HeuristicStrategy)
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        if view.phase is Phase.BIDDING:
+            return self._bid(view, rng)
+        if view.phase is not Phase.PLAY:
+            return self._fallback.choose(view, rng)
+        declare = self._fallback._declare(view)
+        if declare is not None:
+            return declare
+        plays = [a for a in view.legal if isinstance(a, Play)]
+        announces = [a for a in view.legal if isinstance(a, Announce)]
+        if not plays:
+            # Zwingen (docs/rules.md §9.4): the owed announcement comes first.
+            return min(announces, key=lambda a: a.level)
+        if len(plays) == 1 and not announces:
+            return plays[0]
+        finals = self._evaluate(view, plays, rng)
+        if not finals:
+            return self._fallback.choose(view, rng)
+        means = {play: _mean(score(f).scores[view.seat] for f in fs) for play, fs in finals.items()}
+        best = max(plays, key=lambda p: (means.get(p, -999.0), -p.card))
+        call = self._announcement(view, announces, finals[best])
+        return call if call is not None else best
+
+    # ------------------------------------------------------------------ play
+
+    def _evaluate(
+        self, view: PlayerView, plays: Sequence[Play], rng: random.Random
+    ) -> dict[Play, list[GameState]]:
+        """Each option played out on the same sampled worlds: the final states."""
+        deadline = (
+            time.perf_counter() + self.budget_ms / 1000 if self.budget_ms is not None else None
+        )
+        out: dict[Play, list[GameState]] = {p: [] for p in plays}
+        for _ in range(self.samples):
+            hands = deal_unseen(view, rng)
+            if hands is None:
+                break
+            state = world(view, hands)
+            seed = rng.random()
+            for play in plays:
+                after = apply(state, play)
+                out[play].append(playout(after, random.Random(seed), self.solver_tricks))
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return {p: fs for p, fs in out.items() if fs}
+
+    def _announcement(
+        self, view: PlayerView, announces: Sequence[Announce], finals: Sequence[GameState]
+    ) -> Announce | None:
+        """The announcement with the best expected gain, if it beats the margin."""
+        party = view.own_party
+        if party is None or not announces or not finals:
+            return None
+        seat = view.seat
+        base = _mean(score(f).scores[seat] for f in finals)
+        best: tuple[float, Announce] | None = None
+        for announce in announces:
+            gain = (
+                _mean(score(_with_call(f, party, int(announce.level))).scores[seat] for f in finals)
+                - base
+            )
+            if gain > self.announce_margin and (best is None or gain > best[0]):
+                best = (gain, announce)
+        return best[1] if best else None
+
+    # ------------------------------------------------------------------ reservations
+
+    def _bid(self, view: PlayerView, rng: random.Random) -> Action:
+        """Healthy (or the heuristic's marriage or poverty) unless a solo simulates better."""
+        legal = {a.reservation: a for a in view.legal if isinstance(a, Bid)}
+        fallback = self._fallback.choose(view, rng)
+        solos = [r for r in legal if r.is_solo]
+        if not solos or Reservation.THROW in legal:
+            return fallback
+        forced = Reservation.HEALTHY not in legal
+        # Simulate only the solos the hand is at all fit for (the heuristic's count).
+        fit = sorted(solos, key=lambda r: -solo_value(view.hand, Contract(r.value), view.rules))[
+            : 3 if forced else 2
+        ]
+        if not forced and solo_value(view.hand, Contract(fit[0].value), view.rules) < -2.5:
+            return fallback
+        n = max(8, self.samples)
+        deals = [self._deal_rest(view, rng) for _ in range(n)]
+        values = {r: self._simulate(view, deals, Contract(r.value), rng) for r in fit}
+        best = max(values, key=lambda r: values[r])
+        if forced:
+            return legal[best]
+        normal = self._simulate(view, deals, None, rng)
+        if values[best] > normal + self.solo_margin:
+            return legal[best]
+        return fallback
+
+    def _deal_rest(self, view: PlayerView, rng: random.Random) -> list[list[Card]]:
+        cards = unseen_cards(view)
+        rng.shuffle(cards)
+        hands: list[list[Card]] = []
+        it = iter(cards)
+        for seat in range(4):
+            if seat == view.seat:
+                hands.append(list(view.hand))
+            else:
+                hands.append([next(it) for _ in range(len(view.hand))])
+        return hands
+
+    def _simulate(
+        self,
+        view: PlayerView,
+        deals: Sequence[Sequence[Sequence[Card]]],
+        contract: Contract | None,
+        rng: random.Random,
+    ) -> float:
+        """Mean score of the seat over ``deals`` with ``contract`` (``None``: a normal game)."""
+        rules = view.rules
+        seat = view.seat
+        total = 0.0
+        for hands in deals:
+            setup = GameSetup(
+                rules=rules, dealer=view.dealer, hands=tuple(tuple(sorted(h)) for h in hands)
+            )
+            left = (view.dealer + 1) % 4
+            if contract is not None:
+                order = order_for(rules, contract)
+                re = tuple(s == seat for s in range(4))
+                parties = Parties(contract, seat, None, re, False, order, True)
+                leader = seat if rules.soloist_leads else left
+            else:
+                queen = team_card(rules)
+                holders = {s for s in range(4) if queen in hands[s]}
+                re = tuple(s in holders for s in range(4))
+                order = order_for(rules, Contract.NORMAL)
+                parties = Parties(Contract.NORMAL, None, None, re, False, order, True)
+                leader = left
+            state = dataclasses.replace(
+                GameState.new(setup),
+                phase=Phase.PLAY,
+                parties=parties,
+                leader=leader,
+                to_act=leader,
+            )
+            final = playout(state, random.Random(rng.random()), self.solver_tricks)
+            total += score(final).scores[seat]
+        return total / len(deals)
+
+
+def _with_call(state: GameState, party: Party, level: int) -> GameState:
+    calls = state.calls
+    if party is Party.RE:
+        new = dataclasses.replace(calls, re_level=max(calls.re_level, level))
+    else:
+        new = dataclasses.replace(calls, kontra_level=max(calls.kontra_level, level))
+    return dataclasses.replace(state, calls=new)
+
+
+def _mean(values: object) -> float:
+    items = list(values)  # type: ignore[call-overload]
+    return statistics.fmean(items) if items else 0.0
+
+
+# ---------------------------------------------------------------------- playouts
+
+
+def playout(state: GameState, rng: random.Random, solver_tricks: int = 3) -> GameState:
+    """Play a full-information world to its end: a fast policy, then the exact solver."""
+    solver: Callable[[GameState], Card] | None = None
+    while state.phase is not Phase.FINISHED:
+        seat = state.to_act
+        assert seat is not None
+        cards = legal_cards(state)
+        if not cards:
+            owed = [a for a in legal_actions(state, seat) if isinstance(a, Announce)]
+            state = apply(state, min(owed, key=lambda a: a.level))
+            continue
+        left = state.rules.tricks - len(state.tricks)
+        if solver is None and left <= solver_tricks and state.parties.re is not None:
+            solver = _solver_for(state)
+        card = solver(state) if solver is not None else greedy(state, seat, cards)
+        state = apply(state, Play(seat, card))
+    return state
+
+
+def _solver_for(state: GameState) -> Callable[[GameState], Card]:
+    """A move picker that plays the exact solution from here (one solver, shared table)."""
+    rules = state.rules
+    tables = Tables.of(
+        state.parties.order, (rules.dullen.second_wins(False), rules.dullen.second_wins(True))
+    )
+    re = state.parties.re
+    assert re is not None
+    solver = Solver(tables, re, rules.tricks - len(state.tricks))
+
+    def pick(now: GameState) -> Card:
+        hands = [mask_of(h) for h in now.hands]
+        # Cards of the trick in progress are physical cards no longer in any hand.
+        trick = []
+        for card in now.trick:
+            bit = card * 2
+            trick.append(bit + 1 if any(h >> bit & 1 for h in hands) else bit)
+        left = rules.tricks - len(now.tricks)
+        move, _ = solver.best_move(hands, now.leader, trick, left)
+        return Card(move >> 1)
+
+    return pick
+
+
+def greedy(state: GameState, seat: int, cards: Sequence[Card]) -> Card:
+    """A cheap full-information policy: win what is worth winning, feed the partner, keep
+    high cards otherwise."""
+    order = state.parties.order
+    cls, power = order.suit_class, order.power
+    re = state.parties.re
+
+    def partner(s: int) -> bool:
+        return re is not None and s != seat and re[s] == re[seat]
+
+    trick = state.trick
+    if not trick:
+        return _lead(state, seat, cards, partner)
+    leader = state.leader
+    second = state.rules.dullen.second_wins(len(state.tricks) + 1 == state.rules.tricks)
+    best_seat = trick_winner(trick, leader, order, second)
+    later = [(leader + i) % 4 for i in range(len(trick) + 1, 4)]
+    points = sum(CARD_POINTS[c] for c in trick)
+
+    def holds(cards_now: tuple[Card, ...], winner: int) -> bool:
+        """No later opponent of ``winner`` can beat the trick as it stands."""
+        for s in later:
+            if re is not None and re[s] == re[winner]:
+                continue
+            hand = state.hands[s]
+            led = cls[cards_now[0]]
+            follow = [c for c in hand if cls[c] == led] or list(hand)
+            for c in follow:
+                if trick_winner(cards_now + (c,), leader, order, second) == s:
+                    return False
+        return True
+
+    if partner(best_seat) and holds(trick, best_seat):
+        # Schmieren: the partner's trick is safe, give it points.
+        return max(cards, key=lambda c: (CARD_POINTS[c], -(cls[c] == TRUMP), -power[c]))
+    winning = [c for c in cards if trick_winner(trick + (c,), leader, order, second) == seat]
+    if winning:
+        safe = [c for c in winning if holds(trick + (c,), seat)]
+        if safe:
+            return min(safe, key=lambda c: (power[c], CARD_POINTS[c]))
+        if points >= 10:
+            return max(winning, key=lambda c: power[c])
+    return min(cards, key=lambda c: (CARD_POINTS[c], cls[c] == TRUMP, power[c]))
+
+
+def _lead(
+    state: GameState, seat: int, cards: Sequence[Card], partner: Callable[[int], bool]
+) -> Card:
+    order = state.parties.order
+    cls, power = order.suit_class, order.power
+    led = {cls[t.cards[0]] for t in state.tricks}
+    re = state.parties.re
+    alone = re is not None and sum(re) == 1 and re[seat]
+    trumps = [c for c in cards if cls[c] == TRUMP]
+    others = [s for s in range(4) if s != seat and not partner(s)]
+    if alone and trumps and any(cls[c] == TRUMP for s in others for c in state.hands[s]):
+        return max(trumps, key=lambda c: power[c])  # a soloist pulls the trumps
+    for c in sorted(cards, key=lambda c: -power[c]):
+        if cls[c] == TRUMP or cls[c] in led:
+            continue
+        # A plain card nobody can beat or trump wins.
+        safe = all(
+            not any(
+                (cls[x] == cls[c] and power[x] > power[c])
+                or (cls[x] == TRUMP and not any(cls[y] == cls[c] for y in state.hands[s]))
+                for x in state.hands[s]
+            )
+            for s in others
+        )
+        if safe:
+            return c
+    plain = [c for c in cards if cls[c] != TRUMP]
+    if plain:
+        return min(plain, key=lambda c: (CARD_POINTS[c], power[c]))
+    return min(trumps, key=lambda c: (CARD_POINTS[c] >= 10, power[c]))

@@ -1,0 +1,215 @@
+"""The strong AI: its solver, its fast tables, its sampled worlds and its decisions."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from itertools import product
+
+import pytest
+
+from dokobot.ai import make_strategy
+from dokobot.ai.solver import Solver, Tables, legal_mask, mask_of, winner_index
+from dokobot.ai.strong import StrongStrategy, playout
+from dokobot.ai.worlds import deal_unseen, voids, world
+from dokobot.engine import (
+    TRUMP,
+    Card,
+    Contract,
+    GameSetup,
+    GameState,
+    Phase,
+    Play,
+    RuleSet,
+    apply,
+    deal,
+    legal_cards,
+    player_view,
+    score,
+    trick_winner,
+)
+from dokobot.engine.cards import CARD_POINTS
+
+CONTRACTS = [
+    "healthy",
+    "solo:queen",
+    "solo:jack",
+    "solo:king",
+    "solo:meatless",
+    "solo:clubs",
+    "solo:hearts",
+    "solo:diamonds",
+]
+RULES = RuleSet.from_dict({"solos": [c[5:] for c in CONTRACTS if c != "healthy"]})
+
+
+def position(seed: int, contract: str, cards_played: int) -> GameState:
+    """A game of ``contract`` (seat 0 bids it) played randomly for ``cards_played`` cards."""
+    from dokobot.engine import Bid, Reservation
+
+    rng = random.Random(seed)
+    state = GameState.new(GameSetup(rules=RULES, dealer=3, hands=deal(rng)))
+    state = apply(state, Bid(0, Reservation(contract)))
+    for seat in (1, 2, 3):
+        state = apply(state, Bid(seat, Reservation.HEALTHY))
+    for _ in range(cards_played):
+        if state.phase is not Phase.PLAY:
+            break
+        seat = state.to_act
+        assert seat is not None
+        state = apply(state, Play(seat, rng.choice(legal_cards(state))))
+    return state
+
+
+def physical(state: GameState) -> tuple[list[int], list[int]]:
+    hands = [mask_of(h) for h in state.hands]
+    trick = []
+    for card in state.trick:
+        bit = card * 2
+        trick.append(bit + 1 if any(h >> bit & 1 for h in hands) else bit)
+    return hands, trick
+
+
+@pytest.mark.parametrize("contract", CONTRACTS)
+def test_the_fast_tables_agree_with_the_engine(contract: str) -> None:
+    for seed in range(60):
+        state = position(seed, contract, random.Random(seed).randrange(0, 44))
+        if state.phase is not Phase.PLAY:
+            continue
+        order = state.parties.order
+        tables = Tables.of(order)
+        hands, trick = physical(state)
+        seat = state.to_act
+        assert seat is not None
+        led = trick[0] if trick else None
+        fast = {Card(i >> 1) for i in range(48) if legal_mask(hands[seat], led, tables) >> i & 1}
+        assert fast == set(legal_cards(state)), (seed, contract)
+        for t in state.tricks:
+            cards = [c * 2 for c in t.cards]
+            index = winner_index(cards, tables, last=False)
+            assert (t.leader + index) % 4 == t.winner
+            assert sum(tables.points[c] for c in cards) == t.points
+            assert trick_winner(t.cards, t.leader, order, False) == t.winner
+
+
+def brute(solver: Solver, hands: list[int], leader: int, trick: list[int], left: int) -> int:
+    """Plain minimax, no pruning and no table: the reference for the solver."""
+    tables = solver.tables
+    seat = (leader + len(trick)) % 4
+    led = trick[0] if trick else None
+    moves = [i for i in range(48) if legal_mask(hands[seat], led, tables) >> i & 1]
+    values = []
+    for move in moves:
+        new = hands[:]
+        new[seat] &= ~(1 << move)
+        played = [*trick, move]
+        if len(played) < 4:
+            values.append(brute(solver, new, leader, played, left))
+            continue
+        won = (leader + winner_index(played, tables, left == 1)) % 4
+        gained = sum(tables.points[c] for c in played) if solver.ours[won] else 0
+        values.append(gained + (brute(solver, new, won, [], left - 1) if left > 1 else 0))
+    return max(values) if solver.ours[seat] else min(values)
+
+
+@pytest.mark.parametrize("contract", ["healthy", "solo:queen", "solo:meatless", "solo:hearts"])
+def test_the_solver_agrees_with_brute_force_on_small_endgames(contract: str) -> None:
+    checked = 0
+    for seed in range(25):
+        state = position(seed, contract, 40)  # two tricks (eight cards) left
+        if state.phase is not Phase.PLAY or state.parties.re is None:
+            continue
+        tables = Tables.of(state.parties.order)
+        solver = Solver(tables, state.parties.re, 2)
+        hands, trick = physical(state)
+        left = state.rules.tricks - len(state.tricks)
+        assert solver.value(hands, state.leader, trick, left) == brute(
+            solver, hands, state.leader, trick, left
+        )
+        checked += 1
+    assert checked >= 20
+
+
+def test_the_solver_is_quick_from_five_tricks_left() -> None:
+    nodes = []
+    for seed in range(5):
+        state = position(seed, "healthy", 28)
+        assert state.parties.re is not None
+        solver = Solver(Tables.of(state.parties.order), state.parties.re, 5)
+        hands, trick = physical(state)
+        value = solver.value(hands, state.leader, trick, 5)
+        assert 0 <= value <= 240
+        nodes.append(solver.nodes)
+    # The table and the move ordering keep the tree small (a figure, not a timing).
+    assert max(nodes) < 200_000
+
+
+@pytest.mark.parametrize(("contract", "played"), list(product(CONTRACTS, (0, 9, 23, 37))))
+def test_sampled_worlds_are_consistent_with_the_view(contract: str, played: int) -> None:
+    for seed in range(12):
+        state = position(seed, contract, played)
+        if state.phase is not Phase.PLAY:
+            continue
+        seat = state.to_act
+        assert seat is not None
+        view = player_view(state, seat)
+        rng = random.Random(seed)
+        for _ in range(5):
+            hands = deal_unseen(view, rng)
+            assert hands is not None, (contract, played, seed)
+            assert tuple(sorted(hands[seat])) == tuple(sorted(view.hand))
+            assert [len(h) for h in hands] == list(view.hand_sizes)
+            void = voids(view)
+            cls = view.order.suit_class
+            for s in range(4):
+                assert not any(cls[c] in void[s] for c in hands[s]), (s, hands[s])
+            # The engine takes the world as a whole deck and plays it to a valid end.
+            sample = world(view, hands)
+            finished = playout(sample, random.Random(seed))
+            result = score(finished)
+            assert sum(result.scores) == 0
+            assert finished.tricks[: len(state.tricks)] == state.tricks
+
+
+def test_the_decision_does_not_depend_on_the_hidden_cards() -> None:
+    state = position(3, "healthy", 13)
+    seat = state.to_act
+    assert seat is not None
+    others = [s for s in range(4) if s != seat]
+    # The same game, but two other seats' unplayed cards of one class swapped around.
+    a, b = others[0], others[1]
+    swapped = dataclasses.replace(
+        state,
+        hands=tuple(
+            state.hands[b] if s == a else state.hands[a] if s == b else state.hands[s]
+            for s in range(4)
+        ),
+    )
+    strategy = StrongStrategy(samples=6)
+    first = strategy.choose(player_view(state, seat), random.Random(9))
+    second = strategy.choose(player_view(swapped, seat), random.Random(9))
+    assert player_view(state, seat).hand == player_view(swapped, seat).hand
+    assert first == second
+
+
+def test_a_fixed_seed_and_sample_count_give_the_same_decision() -> None:
+    state = position(11, "healthy", 6)
+    seat = state.to_act
+    assert seat is not None
+    view = player_view(state, seat)
+    picks = {make_strategy("strong", samples=5).choose(view, random.Random(4)) for _ in range(3)}
+    assert len(picks) == 1
+
+
+def test_the_soloist_pulls_trumps_and_the_policy_only_plays_legal_cards() -> None:
+    state = position(2, "solo:queen", 0)
+    final = playout(state, random.Random(1))
+    assert final.phase is Phase.FINISHED
+    first = final.tricks[0]
+    order = state.parties.order
+    if state.leader == 0 and any(order.suit_class[c] == TRUMP for c in state.hands[0]):
+        assert order.suit_class[first.cards[0]] == TRUMP
+    assert sum(t.points for t in final.tricks) == sum(
+        CARD_POINTS[c] for h in state.hands for c in h
+    )
+    assert final.contract is Contract.QUEEN_SOLO

@@ -1,0 +1,67 @@
+"""The strong AI at a table: it thinks in worker processes and never stalls a game."""
+
+from __future__ import annotations
+
+import logging
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dokobot.storage import Storage
+from dokobot.table import events as ev
+from dokobot.table.clock import FakeClock
+
+from .test_service import ANNA, CHANNEL, GUILD, Recorder, human_move, service
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> Any:
+    store = await Storage.open(tmp_path / "strong.sqlite3")
+    yield store
+    await store.close()
+
+
+async def play_one_game(svc: Any, recorder: Recorder) -> None:
+    rng = random.Random(3)
+    for _ in range(400):
+        await svc.idle()
+        if recorder.of(ev.GameOver):
+            return
+        snapshot = svc.snapshot(CHANNEL)
+        seat = snapshot.seats[snapshot.to_act] if snapshot.to_act is not None else None
+        if seat is not None and seat.player_id == ANNA.user_id:
+            await human_move(svc, ANNA, rng)
+    raise AssertionError("the game did not end")
+
+
+async def test_strong_ai_seats_play_a_game_in_worker_processes(storage: Storage) -> None:
+    recorder = Recorder()
+    svc = service(storage, FakeClock(), recorder, ai_budget_ms=15.0)
+    try:
+        await svc.open_table(GUILD, CHANNEL, ANNA)
+        await svc.start(CHANNEL, ANNA.user_id, ai_level="strong")
+        assert [s.ai_level for s in svc.snapshot(CHANNEL).seats[1:]] == ["strong"] * 3
+        await play_one_game(svc, recorder)
+        result = recorder.of(ev.GameOver)[0].result
+        assert sum(result["scores"]) == 0
+        assert svc._pool is not None  # the decisions went to the workers
+    finally:
+        await svc.close()
+
+
+async def test_a_worker_that_takes_too_long_falls_back_to_the_normal_ai(
+    storage: Storage, caplog: pytest.LogCaptureFixture
+) -> None:
+    recorder = Recorder()
+    svc = service(storage, FakeClock(), recorder, ai_budget_ms=15.0, ai_timeout=0.0)
+    try:
+        await svc.open_table(GUILD, CHANNEL, ANNA)
+        await svc.start(CHANNEL, ANNA.user_id, ai_level="strong")
+        with caplog.at_level(logging.WARNING):
+            await play_one_game(svc, recorder)
+        assert recorder.of(ev.GameOver)
+        assert "the strong AI of seat 1 failed (TimeoutError); the normal AI decides" in caplog.text
+    finally:
+        await svc.close()
