@@ -99,7 +99,9 @@ async def ticker(lags: list[float], stop: asyncio.Event) -> None:
         lags.append(max(0.0, (loop.time() - start - 0.02) * 1000))
 
 
-async def run(tables: int, seconds: int, delay: float) -> dict[str, float]:
+async def run(
+    tables: int, seconds: int, delay: float, ai_level: str = "heuristic"
+) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         bot = create_bot(
             Path(tmp) / "bench.sqlite3",
@@ -155,7 +157,7 @@ async def run(tables: int, seconds: int, delay: float) -> dict[str, float]:
                     seats.append((player, channel))
                 await env.advance_time(2)
                 for player, channel in seats:
-                    await player.slash(channel, "doko start")
+                    await player.slash(channel, "doko start", ai_level=ai_level)
                 await env.advance_time(2)
                 for player, channel in seats:
                     await player.slash(channel, "doko hand")
@@ -196,6 +198,7 @@ async def run(tables: int, seconds: int, delay: float) -> dict[str, float]:
             await bot.tables.close()
             await bot.storage.close()
     return {
+        "ai_level": ai_level,  # type: ignore[dict-item]
         "latency_ms": delay * 1000,
         "tables": tables,
         "clicks": clicks,
@@ -218,11 +221,23 @@ def main() -> None:
     # for 30 virtual seconds take about five minutes of wall time per latency.
     parser.add_argument("--seconds", type=int, default=30, help="virtual seconds of play")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--ai",
+        default="heuristic",
+        help="AI levels to compare, comma-separated (strong thinks in worker processes)",
+    )
+    parser.add_argument(
+        "--latencies", default="0,200", help="network latencies in ms, comma-separated"
+    )
     args = parser.parse_args()
-    rows = [asyncio.run(run(args.tables, args.seconds, delay)) for delay in (0.0, 0.2)]
+    rows = [
+        asyncio.run(run(args.tables, args.seconds, int(delay) / 1000, level))
+        for level in args.ai.split(",")
+        for delay in args.latencies.split(",")
+    ]
     for r in rows:
         print(
-            f"{r['tables']} tables, {r['latency_ms']:.0f} ms latency: "
+            f"AI {r['ai_level']}: {r['tables']} tables, {r['latency_ms']:.0f} ms latency: "
             f"interaction p50 {r['interaction_p50_ms']} / p95 {r['interaction_p95_ms']} ms; "
             f"trick post p50 {r['trick_post_p50_ms']} / p95 {r['trick_post_p95_ms']} ms "
             f"({r['trick_posts']} tricks); "

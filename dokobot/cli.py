@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 from dokobot.errors import CommandError, EnvironmentFailure, UsageError
 
-AI_LEVELS = ("heuristic", "normal", "random", "strong")
+AI_LEVELS = ("easy", "heuristic", "normal", "random", "strong")
 ENVIRONMENT = """\
 environment:
   DISCORD_TOKEN       the bot token (required; also read from ./.env)

@@ -145,7 +145,7 @@ def test_version_and_help_show_what_a_newcomer_needs() -> None:
         assert name in help_run
     help_sim = run("simulate", "--help").stdout
     assert "seed of the first deal" in help_sim and "(default: 1)" in help_sim
-    assert "levels: heuristic, random" in help_sim
+    assert "levels: easy, heuristic," in help_sim and "normal, random, strong" in help_sim
     assert "non-solo ± se" in help_sim
     assert "(default: heuristic)" in run("play", "--help").stdout
 

@@ -36,12 +36,20 @@ class SeatResult:
     soloist: bool
     announced: bool
     decision_ms: tuple[float, ...]
+    #: For each decision: the tricks complete when it was made (0: bidding or trick 1).
+    decision_tricks: tuple[int, ...] = ()
 
 
 def play_deal(
-    setup: GameSetup, strategies: Sequence[Strategy], rng: random.Random
+    setup: GameSetup,
+    strategies: Sequence[Strategy],
+    rng: random.Random,
+    tricks: list[list[int]] | None = None,
 ) -> tuple[GameState, list[list[float]]]:
-    """Play one deal to the end; returns the final state and each seat's decision times (ms)."""
+    """Play one deal to the end; returns the final state and each seat's decision times (ms).
+
+    ``tricks``, if given, receives per seat the tricks complete at each decision.
+    """
     state = GameState.new(setup)
     times: list[list[float]] = [[], [], [], []]
     while not state.is_finished:
@@ -50,6 +58,8 @@ def play_deal(
         start = time.perf_counter()
         action = strategies[seat].choose(player_view(state, seat), rng)
         times[seat].append((time.perf_counter() - start) * 1000)
+        if tricks is not None:
+            tricks[seat].append(len(state.tricks))
         state = apply(state, action)
     return state, times
 
@@ -70,7 +80,8 @@ def deal_results(
         names = [players[(s - shift) % 4] for s in range(4)]
         strategies = [make_strategy(n, samples=search[0], budget_ms=search[1]) for n in names]
         rng = random.Random(f"{seed}:{index}:{shift}")
-        state, times = play_deal(setup, strategies, rng)
+        when: list[list[int]] = [[], [], [], []]
+        state, times = play_deal(setup, strategies, rng, when)
         result = outcome(state)
         solo_game = result.get("soloist") is not None
         announcers = {m.seat for m in state.calls.log}
@@ -88,6 +99,7 @@ def deal_results(
                     and str(result.get("contract", "")).startswith("solo:"),
                     announced=s in announcers,
                     decision_ms=tuple(times[s]),
+                    decision_tricks=tuple(when[s]),
                 )
             )
     return out
@@ -144,11 +156,23 @@ def summarise(
             "announce_success": _rate(sum(r.won for r in announced), len(announced)),
         }
         times = [t for r in rows for t in r.decision_ms]
+        by_trick: dict[int, list[float]] = {}
+        for r in rows:
+            for t, trick in zip(r.decision_ms, r.decision_tricks, strict=False):
+                by_trick.setdefault(trick + 1, []).append(t)
         timing[name] = {
             "p50": round(_percentile(times, 0.5), 4),
             "p95": round(_percentile(times, 0.95), 4),
             "max": round(max(times, default=0.0), 4),
             "decisions": len(times),
+            # Per trick (1 = the reservations and the first trick): p95 and max.
+            "by_trick": {
+                str(trick): {
+                    "p95": round(_percentile(ts, 0.95), 3),
+                    "max": round(max(ts), 3),
+                }
+                for trick, ts in sorted(by_trick.items())
+            },
         }
     return {
         "strategies": strategies,

@@ -58,8 +58,11 @@ class StrongStrategy:
     solver_tricks: int = 2
     #: Expected gain (score points) an announcement must promise.
     announce_margin: float = 0.6
-    #: Expected gain over a normal game a voluntary solo must promise.
-    solo_margin: float = 1.5
+    #: Expected gain over a normal game a voluntary solo must promise. The simulated
+    #: defenders see every card, so the simulation is on the careful side already.
+    solo_margin: float = 0.0
+    #: Weight worlds by how well they explain the others' announcements (inference).
+    inference: bool = True
     name: str = "strong"
     _fallback: HeuristicStrategy = dataclasses.field(default_factory=HeuristicStrategy)
 
@@ -78,52 +81,61 @@ class StrongStrategy:
             return min(announces, key=lambda a: a.level)
         if len(plays) == 1 and not announces:
             return plays[0]
-        finals = self._evaluate(view, plays, rng)
+        finals, weights = self._evaluate(view, plays, rng)
         if not finals:
             return self._fallback.choose(view, rng)
-        means = {play: _mean(score(f).scores[view.seat] for f in fs) for play, fs in finals.items()}
+        means = {
+            play: _weighted(weights, [score(f).scores[view.seat] for f in fs])
+            for play, fs in finals.items()
+        }
         best = max(plays, key=lambda p: (means.get(p, -999.0), -p.card))
-        call = self._announcement(view, announces, finals[best])
+        call = self._announcement(view, announces, finals[best], weights)
         return call if call is not None else best
 
     # ------------------------------------------------------------------ play
 
     def _evaluate(
         self, view: PlayerView, plays: Sequence[Play], rng: random.Random
-    ) -> dict[Play, list[GameState]]:
-        """Each option played out on the same sampled worlds: the final states."""
+    ) -> tuple[dict[Play, list[GameState]], list[float]]:
+        """Each option played out on the same sampled worlds: the final states, and each
+        world's weight."""
         deadline = (
             time.perf_counter() + self.budget_ms / 1000 if self.budget_ms is not None else None
         )
         out: dict[Play, list[GameState]] = {p: [] for p in plays}
+        weights: list[float] = []
         for _ in range(self.samples):
             hands = deal_unseen(view, rng)
             if hands is None:
                 break
             state = world(view, hands)
+            weights.append(likelihood(view, state) if self.inference else 1.0)
             seed = rng.random()
             for play in plays:
                 after = apply(state, play)
                 out[play].append(playout(after, random.Random(seed), self.solver_tricks))
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        return {p: fs for p, fs in out.items() if fs}
+        return {p: fs for p, fs in out.items() if fs}, weights
 
     def _announcement(
-        self, view: PlayerView, announces: Sequence[Announce], finals: Sequence[GameState]
+        self,
+        view: PlayerView,
+        announces: Sequence[Announce],
+        finals: Sequence[GameState],
+        weights: Sequence[float],
     ) -> Announce | None:
         """The announcement with the best expected gain, if it beats the margin."""
         party = view.own_party
         if party is None or not announces or not finals:
             return None
         seat = view.seat
-        base = _mean(score(f).scores[seat] for f in finals)
+        base = _weighted(weights, [score(f).scores[seat] for f in finals])
         best: tuple[float, Announce] | None = None
         for announce in announces:
-            gain = (
-                _mean(score(_with_call(f, party, int(announce.level))).scores[seat] for f in finals)
-                - base
-            )
+            level = int(announce.level)
+            called = [score(_with_call(f, party, level)).scores[seat] for f in finals]
+            gain = _weighted(weights, called) - base
             if gain > self.announce_margin and (best is None or gain > best[0]):
                 best = (gain, announce)
         return best[1] if best else None
@@ -193,7 +205,10 @@ class StrongStrategy:
                 holders = {s for s in range(4) if queen in hands[s]}
                 re = tuple(s in holders for s in range(4))
                 order = order_for(rules, Contract.NORMAL)
-                parties = Parties(Contract.NORMAL, None, None, re, False, order, True)
+                # One seat with both queens that says healthy plays a silent marriage.
+                kind = Contract.NORMAL if len(holders) == 2 else Contract.SILENT_MARRIAGE
+                declarer = None if len(holders) == 2 else min(holders)
+                parties = Parties(kind, declarer, None, re, False, order, True)
                 leader = left
             state = dataclasses.replace(
                 GameState.new(setup),
@@ -216,9 +231,32 @@ def _with_call(state: GameState, party: Party, level: int) -> GameState:
     return dataclasses.replace(state, calls=new)
 
 
-def _mean(values: object) -> float:
-    items = list(values)  # type: ignore[call-overload]
-    return statistics.fmean(items) if items else 0.0
+def _weighted(weights: Sequence[float], values: Sequence[float]) -> float:
+    """The weighted mean of ``values`` (each world's weight with its value)."""
+    total = sum(weights[: len(values)])
+    if not values:
+        return 0.0
+    if total <= 0:
+        return statistics.fmean(values)
+    return sum(w * v for w, v in zip(weights, values, strict=False)) / total
+
+
+def likelihood(view: PlayerView, state: GameState) -> float:
+    """How well a world explains the others' announcements: a seat that announced is
+    likelier to hold many and high trumps (the habit of the heuristic, which announces
+    with six trumps and two of the top ones)."""
+    weight = 1.0
+    order = state.parties.order
+    top = set(order.trumps[:6])
+    for made in view.announcements:
+        if made.seat == view.seat or made.implied:
+            continue
+        cards = state.setup.hands[made.seat]
+        trumps = sum(1 for c in cards if order.is_trump(c))
+        high = sum(1 for c in cards if c in top)
+        # Each trump above five and each high trump above one doubles the weight.
+        weight *= 2.0 ** (max(-3, min(3, trumps - 5)) + max(-2, min(2, high - 1)))
+    return weight
 
 
 # ---------------------------------------------------------------------- playouts

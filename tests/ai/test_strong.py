@@ -9,17 +9,20 @@ from itertools import product
 import pytest
 
 from dokobot.ai import make_strategy
+from dokobot.ai.arena import play_deal
 from dokobot.ai.solver import Solver, Tables, legal_mask, mask_of, winner_index
 from dokobot.ai.strong import StrongStrategy, playout
 from dokobot.ai.worlds import deal_unseen, voids, world
 from dokobot.engine import (
     TRUMP,
+    Bid,
     Card,
     Contract,
     GameSetup,
     GameState,
     Phase,
     Play,
+    Reservation,
     RuleSet,
     apply,
     deal,
@@ -45,8 +48,6 @@ RULES = RuleSet.from_dict({"solos": [c[5:] for c in CONTRACTS if c != "healthy"]
 
 def position(seed: int, contract: str, cards_played: int) -> GameState:
     """A game of ``contract`` (seat 0 bids it) played randomly for ``cards_played`` cards."""
-    from dokobot.engine import Bid, Reservation
-
     rng = random.Random(seed)
     state = GameState.new(GameSetup(rules=RULES, dealer=3, hands=deal(rng)))
     state = apply(state, Bid(0, Reservation(contract)))
@@ -213,3 +214,16 @@ def test_the_soloist_pulls_trumps_and_the_policy_only_plays_legal_cards() -> Non
         CARD_POINTS[c] for h in state.hands for c in h
     )
     assert final.contract is Contract.QUEEN_SOLO
+
+
+def test_easy_plays_whole_games_without_solos_or_announcements() -> None:
+    for seed in range(30):
+        rng = random.Random(seed)
+        setup = GameSetup(rules=RULES, dealer=seed % 4, hands=deal(rng))
+        players = [make_strategy("easy")] + [make_strategy("random") for _ in range(3)]
+        final, _ = play_deal(setup, players, rng)
+        assert final.phase is Phase.FINISHED
+        assert not (
+            final.parties.declarer == 0 and final.contract and final.contract.is_announced_solo
+        )
+        assert all(m.seat != 0 for m in final.calls.log)

@@ -394,3 +394,11 @@ async def test_a_wrong_rule_value_names_the_values_the_rule_takes(simcord_env: A
     )
     wrong = await anna.slash(channel, "doko-admin rules", key="poverty", value="maybe")
     assert "it takes `true`, `false`" in reply(wrong)
+
+
+async def test_the_table_shows_each_ai_seats_level(simcord_env: Any) -> None:
+    _, channel, (anna,) = world(simcord_env, "anna")
+    await anna.slash(channel, "doko new")
+    await anna.slash(channel, "doko start", ai_level="easy")
+    text = table_message(channel).content
+    assert "2. Bot Berta (AI · easy) | 3. Bot Cäsar (AI · easy) | 4. Bot Dora (AI · easy)" in text
