@@ -151,10 +151,9 @@ class StrongStrategy:
             return fallback
         forced = Reservation.HEALTHY not in legal
         # Simulate only the solos the hand is at all fit for (the heuristic's count).
-        fit = sorted(solos, key=lambda r: -solo_value(view.hand, Contract(r.value), view.rules))[
-            : 3 if forced else 2
-        ]
-        if not forced and solo_value(view.hand, Contract(fit[0].value), view.rules) < -2.5:
+        fit = sorted(solos, key=lambda r: -solo_value(view.hand, Contract(r.value), view.rules))
+        fit = fit[:3]
+        if not forced and solo_value(view.hand, Contract(fit[0].value), view.rules) < -4.0:
             return fallback
         n = max(8, self.samples)
         deals = [self._deal_rest(view, rng) for _ in range(n)]
