@@ -4,8 +4,9 @@ At each decision the unseen cards are dealt in ways consistent with the seat's
 view (``worlds``), every legal option is played out on the same worlds — a fast
 full-information policy early, the exact solver (``solver``) for the last tricks
 — and the option with the best mean score (score points, not card points) wins.
-Reservations and announcements are decided on the same kind of simulation, with
-a margin for real defenders playing better than simulated ones.
+Reservations and announcements are decided on the same kind of simulation, each
+with a margin; the simulated defenders see every card, so the estimates lean to
+the careful side.
 """
 
 from __future__ import annotations
@@ -304,9 +305,10 @@ def _solver_for(state: GameState) -> Callable[[GameState], Card]:
     return pick
 
 
-def greedy(state: GameState, seat: int, cards: Sequence[Card]) -> Card:
-    """A cheap full-information policy: win what is worth winning, feed the partner, keep
-    high cards otherwise."""
+def greedy(state: GameState, seat: int, cards: Sequence[Card], informed: bool = False) -> Card:
+    """A cheap policy: win what is worth winning, feed the partner, keep high cards
+    otherwise. It knows the parties of the world; ``informed``: also every hand, else
+    only which cards are still out (as a real player would)."""
     order = state.parties.order
     cls, power = order.suit_class, order.power
     re = state.parties.re
@@ -323,16 +325,19 @@ def greedy(state: GameState, seat: int, cards: Sequence[Card]) -> Card:
     later = [(leader + i) % 4 for i in range(len(trick) + 1, 4)]
     points = sum(CARD_POINTS[c] for c in trick)
 
+    out = [c for s in range(4) if s != seat for c in state.hands[s]]
+
     def holds(cards_now: tuple[Card, ...], winner: int) -> bool:
         """No later opponent of ``winner`` can beat the trick as it stands."""
+        position = (leader + len(cards_now)) % 4  # where a next card would sit
+        led = cls[cards_now[0]]
         for s in later:
             if re is not None and re[s] == re[winner]:
                 continue
-            hand = state.hands[s]
-            led = cls[cards_now[0]]
+            hand = state.hands[s] if informed else out
             follow = [c for c in hand if cls[c] == led] or list(hand)
             for c in follow:
-                if trick_winner(cards_now + (c,), leader, order, second) == s:
+                if trick_winner(cards_now + (c,), leader, order, second) == position:
                     return False
         return True
 
