@@ -17,7 +17,7 @@ import random
 import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Any
 
 from dokobot.ai import LEVELS, make_strategy
@@ -1315,6 +1315,10 @@ class TableService:
                 seat,
                 type(exc).__name__,
             )
+            if isinstance(exc, BrokenExecutor) and self._pool is not None:
+                # A worker died: the next decision starts fresh workers.
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
             return self._fallback.choose(view, random.Random(seed))
 
     def _workers(self) -> ProcessPoolExecutor:

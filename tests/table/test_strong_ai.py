@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
 import random
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -63,5 +65,27 @@ async def test_a_worker_that_takes_too_long_falls_back_to_the_normal_ai(
             await play_one_game(svc, recorder)
         assert recorder.of(ev.GameOver)
         assert "the strong AI of seat 1 failed (TimeoutError); the normal AI decides" in caplog.text
+    finally:
+        await svc.close()
+
+
+async def test_a_crashed_worker_never_stalls_the_table(
+    storage: Storage, caplog: pytest.LogCaptureFixture
+) -> None:
+    recorder = Recorder()
+    svc = service(storage, FakeClock(), recorder, ai_budget_ms=15.0)
+    try:
+        await svc.open_table(GUILD, CHANNEL, ANNA)
+        await svc.start(CHANNEL, ANNA.user_id, ai_level="strong")
+        await svc.idle()
+        pool = svc._pool
+        assert pool is not None
+        for process in list(pool._processes.values()):  # the workers die, as in an OOM kill
+            os.kill(process.pid, signal.SIGKILL)
+        with caplog.at_level(logging.WARNING):
+            await play_one_game(svc, recorder)
+        assert recorder.of(ev.GameOver)
+        assert "failed (BrokenProcessPool); the normal AI decides" in caplog.text
+        assert svc._pool is not pool  # fresh workers took over
     finally:
         await svc.close()
