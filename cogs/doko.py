@@ -60,6 +60,13 @@ NEEDED_IN_THREAD = (
 )
 #: Leave a little room below Discord's upload limit for the message around the file.
 UPLOAD_MARGIN = 64 * 1024
+#: The AI levels a table offers (docs/architecture.md: the AI players).
+AI_CHOICES = [
+    app_commands.Choice(name=locale_str("heuristic (a decent club player)"), value="heuristic"),
+    app_commands.Choice(name=locale_str("strong (thinks through sampled deals)"), value="strong"),
+    app_commands.Choice(name=locale_str("easy (makes mistakes)"), value="easy"),
+    app_commands.Choice(name=locale_str("random (a beginner)"), value="random"),
+]
 #: Discord's limits: 4096 characters in an embed's description, 6000 in a message's embeds.
 EMBED_TEXT = 4000
 MESSAGE_EMBEDS_TEXT = 5800
@@ -218,8 +225,8 @@ class DokoCog(
     # ------------------------------------------------------------------ lobby
 
     @app_commands.command(name="new", description="Open a Doppelkopf table in this channel")
-    @app_commands.describe(**PLAN_OPTIONS)
-    @app_commands.choices(mode=MODES)
+    @app_commands.describe(**PLAN_OPTIONS, ai_level="How the AI players play")
+    @app_commands.choices(mode=MODES, ai_level=AI_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -229,6 +236,7 @@ class DokoCog(
         stake: app_commands.Range[int, 1, 10000] | None = None,
         currency: app_commands.Range[str, 1, 8] | None = None,
         ai_announces: bool | None = None,
+        ai_level: str | None = None,
     ) -> None:
         thread = isinstance(interaction.channel, discord.Thread)
         missing = _missing(
@@ -261,7 +269,7 @@ class DokoCog(
             interaction.guild_id,
             interaction.channel_id,
             member(interaction.user),
-            settings={"plan": plan.to_dict()},
+            settings={"plan": plan.to_dict(), **({"ai_level": ai_level} if ai_level else {})},
         )
         await tell(
             interaction,
@@ -369,21 +377,10 @@ class DokoCog(
             )
 
     @app_commands.command(name="start", description="Start the game (empty seats get AI players)")
-    @app_commands.describe(ai_level="How the AI players play")
-    @app_commands.choices(
-        ai_level=[
-            app_commands.Choice(
-                name=locale_str("heuristic (a decent club player)"), value="heuristic"
-            ),
-            app_commands.Choice(
-                name=locale_str("strong (thinks through sampled deals)"), value="strong"
-            ),
-            app_commands.Choice(name=locale_str("easy (makes mistakes)"), value="easy"),
-            app_commands.Choice(name=locale_str("random (a beginner)"), value="random"),
-        ]
-    )
+    @app_commands.describe(ai_level="How the AI players play (default: as /doko new chose)")
+    @app_commands.choices(ai_level=AI_CHOICES)
     async def start(
-        self, interaction: discord.Interaction[Any], ai_level: str = "heuristic"
+        self, interaction: discord.Interaction[Any], ai_level: str | None = None
     ) -> None:
         await defer(interaction)
         await self.bot.tables.start(

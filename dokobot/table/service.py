@@ -642,8 +642,11 @@ class TableService:
             return self._snapshot(table)
         return await self.leave(channel_id, target.player_id)
 
-    async def add_ai(self, channel_id: int, user_id: int, level: str = DEFAULT_AI) -> TableSnapshot:
+    async def add_ai(
+        self, channel_id: int, user_id: int, level: str | None = None
+    ) -> TableSnapshot:
         table = self._table(channel_id)
+        level = level or table.settings.get("ai_level") or DEFAULT_AI
         if level not in LEVELS:
             raise TableError(
                 "Unknown AI level {level}: choose {levels}.",
@@ -665,11 +668,20 @@ class TableService:
         return self._snapshot(table)
 
     async def start(
-        self, channel_id: int, user_id: int, *, ai_level: str = DEFAULT_AI, deals: int | None = None
+        self,
+        channel_id: int,
+        user_id: int,
+        *,
+        ai_level: str | None = None,
+        deals: int | None = None,
     ) -> TableSnapshot:
-        """Fill empty seats with AI players and start a session of games."""
+        """Fill empty seats with AI players and start a session of games.
+
+        ``ai_level`` defaults to the level the table was opened with, else the normal AI.
+        """
         table = self._table(channel_id)
         self._owner_only(table, user_id)
+        ai_level = ai_level or table.settings.get("ai_level") or DEFAULT_AI
         if ai_level not in LEVELS:
             raise TableError(
                 "Unknown AI level {level}: choose {levels}.",

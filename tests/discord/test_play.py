@@ -398,7 +398,10 @@ async def test_a_wrong_rule_value_names_the_values_the_rule_takes(simcord_env: A
 
 async def test_the_table_shows_each_ai_seats_level(simcord_env: Any) -> None:
     _, channel, (anna,) = world(simcord_env, "anna")
-    await anna.slash(channel, "doko new")
-    await anna.slash(channel, "doko start", ai_level="easy")
+    # The level chosen when the table opens is the one Start and Add AI use.
+    await anna.slash(channel, "doko new", ai_level="easy")
+    await anna.click(table_message(channel), label="Add AI")
+    assert "2. Bot Berta (AI · easy)" in table_message(channel).content
+    await anna.click(table_message(channel), label="Start")
     text = table_message(channel).content
     assert "2. Bot Berta (AI · easy) | 3. Bot Cäsar (AI · easy) | 4. Bot Dora (AI · easy)" in text
