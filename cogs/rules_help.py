@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dokobot.engine import PRESETS, RULE_DEFAULTS, RULE_KINDS, RuleSet, describe
+from dokobot.engine import PRESETS, RULE_DEFAULTS, RuleSet, describe, rule_values
 from dokobot.i18n import N_, T
 
 #: One line per rule key, in the order of docs/rules.md §9.
@@ -74,16 +74,8 @@ def values_of(key: str) -> list[str]:
     """The values ``key`` takes, as typed (a set rule: its members)."""
     if key == "preset":
         return list(PRESETS)
-    default = RULE_DEFAULTS[key]
-    if isinstance(default, bool):
-        return ["true", "false"]
-    if key == "compulsory_solos":
-        return ["0", "1", "2"]
-    if key == "poverty_cards":
-        return ["3", "4"]
-    if key in ("fox_first_trick", "fox_last_trick"):
-        return ["1", "2"]
-    return [v.value for v in RULE_KINDS[key]]
+    # Any whole number for compulsory_solos: offer the usual ones.
+    return list(rule_values(key) or ("0", "1", "2"))
 
 
 def values_text(key: str, lang: str) -> str:

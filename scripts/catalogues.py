@@ -36,6 +36,7 @@ def source_messages() -> dict[tuple[str | None, str], str | tuple[str, str]]:
                 "TableError": None,
                 "IllegalActionError": None,
                 "refuse": None,
+                "_cards_refusal": (4,),
                 "t": None,
             },
         ):

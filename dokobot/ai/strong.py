@@ -90,7 +90,7 @@ class StrongStrategy:
             for play, fs in finals.items()
         }
         best = max(plays, key=lambda p: (means.get(p, -999.0), -p.card))
-        call = self._announcement(view, announces, finals[best], weights)
+        call = self._announcement(view, announces, finals[best], weights, means[best])
         return call if call is not None else best
 
     # ------------------------------------------------------------------ play
@@ -125,13 +125,14 @@ class StrongStrategy:
         announces: Sequence[Announce],
         finals: Sequence[GameState],
         weights: Sequence[float],
+        base: float,
     ) -> Announce | None:
-        """The announcement with the best expected gain, if it beats the margin."""
+        """The announcement with the best expected gain over ``base`` (the mean score of
+        the same worlds without it), if it beats the margin."""
         party = view.own_party
         if party is None or not announces or not finals:
             return None
         seat = view.seat
-        base = _weighted(weights, [score(f).scores[seat] for f in finals])
         best: tuple[float, Announce] | None = None
         for announce in announces:
             level = int(announce.level)

@@ -58,6 +58,7 @@ from .rules import (
     TeamQueen,
     describe,
     preset,
+    rule_values,
     valid_values,
 )
 from .scoring import GameNotFinishedError, GameResult, ScoreItem, score
@@ -159,6 +160,7 @@ __all__ = [
     "preset",
     "replay",
     "replay_text",
+    "rule_values",
     "score",
     "settle",
     "team_card",

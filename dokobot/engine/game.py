@@ -108,24 +108,13 @@ def legal_actions(state: GameState, seat: int | None = None) -> tuple[Action, ..
         for s in range(4) if seat is None else (seat,):
             announces = ANNOUNCES[s]
             out.extend(announces[level] for level in may_announce(state, s))
-    if phase is Phase.PLAY and _DECLARING.intersection(_switched_on(state.setup.rules)):
+    rules = state.setup.rules
+    if phase is Phase.PLAY and (
+        rules.schweinchen is not Schweinchen.OFF or rules.half_chicken or rules.genscher
+    ):
         for s in range(4) if seat is None else (seat,):
             out.extend(declarations(state, s))
     return tuple(out)
-
-
-_DECLARING = frozenset({"schweinchen", "half_chicken", "genscher"})
-
-
-def _switched_on(rules: RuleSet) -> set[str]:
-    on = set()
-    if rules.schweinchen is not Schweinchen.OFF:
-        on.add("schweinchen")
-    if rules.half_chicken:
-        on.add("half_chicken")
-    if rules.genscher:
-        on.add("genscher")
-    return on
 
 
 def legal_bids(state: GameState) -> tuple[Reservation, ...]:
@@ -965,22 +954,27 @@ def poverty_trumps_required(state: GameState, hand: Iterable[Card]) -> list[Card
     return [c for c in hand if cls[c] == TRUMP and (fox or c != _DA)]
 
 
-def _pass_refusal(
-    state: GameState, hand: tuple[Card, ...], cards: tuple[Card, ...]
+def _cards_refusal(
+    state: GameState, hand: tuple[Card, ...], cards: tuple[Card, ...], wrong_count: str
 ) -> IllegalActionError | None:
-    count = state.setup.rules.poverty_cards
-    if len(cards) != count:
-        return IllegalActionError(
-            "Put down exactly {need} cards, not {count}",
-            code="bad_cards",
-            need=count,
-            count=len(cards),
-        )
+    """A poverty exchange's cards: as many as the rules pass (§4, §9.3), all in ``hand``."""
+    need = state.setup.rules.poverty_cards
+    if len(cards) != need:
+        return IllegalActionError(wrong_count, code="bad_cards", need=need, count=len(cards))
     missing = Counter(cards) - Counter(hand)
     if missing:
         return IllegalActionError(
             "You do not hold {card}", code="bad_cards", card=next(iter(missing)).name
         )
+    return None
+
+
+def _pass_refusal(
+    state: GameState, hand: tuple[Card, ...], cards: tuple[Card, ...]
+) -> IllegalActionError | None:
+    refusal = _cards_refusal(state, hand, cards, "Put down exactly {need} cards, not {count}")
+    if refusal is not None:
+        return refusal
     left = Counter(poverty_trumps_required(state, hand)) - Counter(cards)
     if left:
         return IllegalActionError(
@@ -1061,18 +1055,9 @@ def _return_refusal(
 ) -> IllegalActionError | None:
     rules = state.setup.rules
     count = rules.poverty_cards
-    if len(cards) != count:
-        return IllegalActionError(
-            "Give back exactly {need} cards, not {count}",
-            code="bad_cards",
-            need=count,
-            count=len(cards),
-        )
-    missing = Counter(cards) - Counter(hand)
-    if missing:
-        return IllegalActionError(
-            "You do not hold {card}", code="bad_cards", card=next(iter(missing)).name
-        )
+    refusal = _cards_refusal(state, hand, cards, "Give back exactly {need} cards, not {count}")
+    if refusal is not None:
+        return refusal
     if not rules.poverty_return_trumps:
         # House rule (§9.3): no trumps back, unless the hand lacks plain cards enough.
         cls = state.parties.order.suit_class

@@ -164,6 +164,14 @@ RULE_KINDS: dict[str, type[enum.StrEnum]] = {
 }
 
 
+#: The number keys that take only a few values.
+NUMBER_CHOICES: dict[str, tuple[int, ...]] = {
+    "poverty_cards": (3, 4),
+    "fox_last_trick": (1, 2),
+    "fox_first_trick": (1, 2),
+}
+
+
 class RuleError(ValueError):
     """A rules object names an unknown key or a value the key does not take."""
 
@@ -268,11 +276,9 @@ class RuleSet:
             object.__setattr__(self, key, converted)
         if not isinstance(self.compulsory_solos, int) or self.compulsory_solos < 0:
             raise RuleError("compulsory_solos must be a whole number ≥ 0")
-        if self.poverty_cards not in (3, 4):
-            raise RuleError("poverty_cards must be 3 or 4")
-        for key in ("fox_last_trick", "fox_first_trick"):
-            if getattr(self, key) not in (1, 2):
-                raise RuleError(f"{key} must be 1 or 2")
+        for key, allowed in NUMBER_CHOICES.items():
+            if getattr(self, key) not in allowed:
+                raise RuleError(f"{key} must be {' or '.join(map(str, allowed))}")
         if self.superschweinchen and self.schweinchen is Schweinchen.OFF:
             raise RuleError("superschweinchen needs schweinchen (at_once or on_first_play)")
 
@@ -317,9 +323,9 @@ class RuleSet:
                 )
             data = {**PRESETS[name], **{k: v for k, v in data.items() if k != "preset"}}
         for key, value in data.items():
-            converter = _CONVERTERS.get(key)
-            if converter is None:
+            if key not in RULE_DEFAULTS:
                 raise RuleError(f"unknown rule {key!r}")
+            converter = _converter(key)
             try:
                 kwargs[key] = converter(value)
             except (ValueError, TypeError) as exc:
@@ -329,20 +335,39 @@ class RuleSet:
         return cls(**kwargs)
 
 
-def valid_values(key: str) -> str:
-    """The values ``key`` takes, as one line of text (for error messages and help)."""
+def rule_values(key: str) -> tuple[str, ...] | None:
+    """The values ``key`` takes, as written in a record (``None``: any whole number ≥ 0)."""
     default = RULE_DEFAULTS[key]
     if isinstance(default, bool):
-        return "true, false"
-    if key == "compulsory_solos":
+        return ("true", "false")
+    if key in NUMBER_CHOICES:
+        return tuple(str(n) for n in NUMBER_CHOICES[key])
+    if isinstance(default, int):
+        return None
+    return tuple(v.value for v in RULE_KINDS[key])
+
+
+def valid_values(key: str) -> str:
+    """The values ``key`` takes, as one line of text (for error messages and help)."""
+    values = rule_values(key)
+    if values is None:
         return "a whole number ≥ 0"
-    if key in ("poverty_cards",):
-        return "3, 4"
-    if key in ("fox_last_trick", "fox_first_trick"):
-        return "1, 2"
-    kind = RULE_KINDS[key]
-    names = ", ".join(v.value for v in kind)
-    return f"a list out of {names}" if isinstance(default, frozenset) else names
+    names = ", ".join(values)
+    return f"a list out of {names}" if isinstance(RULE_DEFAULTS[key], frozenset) else names
+
+
+def _converter(key: str) -> Any:
+    """How a record's value of ``key`` becomes a rule value; raises on a wrong one."""
+    default = RULE_DEFAULTS[key]
+    if isinstance(default, bool):
+        return _strict_bool
+    if isinstance(default, frozenset):
+        return _set_of(RULE_KINDS[key])
+    if key in NUMBER_CHOICES:
+        return _one_of(*NUMBER_CHOICES[key])
+    if isinstance(default, int):
+        return _count
+    return RULE_KINDS[key]
 
 
 def _strict_bool(value: Any) -> bool:
@@ -376,45 +401,6 @@ def _one_of(*allowed: int) -> Any:
 
     return convert
 
-
-_CONVERTERS: dict[str, Any] = {
-    "nines": _strict_bool,
-    "dullen": Dullen,
-    "solos": _set_of(SoloType),
-    "poverty": _strict_bool,
-    "poverty_fox_counts": _strict_bool,
-    "marriage_clarification": MarriageClarification,
-    "reservation_priority": ReservationPriority,
-    "soloist_leads": _strict_bool,
-    "announcement_doubles": _strict_bool,
-    "compulsory_solos": _count,
-    "dulle_trump": _strict_bool,
-    "team_queen": TeamQueen,
-    "kaiser": _strict_bool,
-    "schweinchen": Schweinchen,
-    "superschweinchen": _strict_bool,
-    "half_chicken": _strict_bool,
-    "redeal_on": _set_of(RedealHand),
-    "solo_overbid": _strict_bool,
-    "poverty_cards": _one_of(3, 4),
-    "poverty_return_trumps": _strict_bool,
-    "poverty_refused": PovertyRefused,
-    "announcement_deadline": AnnouncementDeadline,
-    "announce_on_turn_only": _strict_bool,
-    "announcement_limit": AnnouncementLimit,
-    "compulsory_announcement": CompulsoryAnnouncement,
-    "genscher": _strict_bool,
-    "doppelkopf_needs_pairs": _strict_bool,
-    "extra_dulle_caught": _strict_bool,
-    "extra_aces_kings_trick": _strict_bool,
-    "fox_last_trick": _one_of(1, 2),
-    "fox_first_trick": _one_of(1, 2),
-    "karlchen_caught": _strict_bool,
-    "lieschen_mueller": _strict_bool,
-    "solo_value_doubled": _strict_bool,
-    "bock_after": _set_of(BockTrigger),
-    "bock_stacking": BockStacking,
-}
 
 DDV = RuleSet()
 

@@ -77,12 +77,17 @@ def test_a_tournament_list_has_24_deals_and_one_compulsory_solo_each() -> None:
 
 
 @pytest.mark.parametrize("seed", range(300))
-def test_in_a_duel_the_two_humans_are_never_partners_in_a_normal_game(seed: int) -> None:
-    session = Plan(mode=Mode.DUEL).session(RuleSet())
+@pytest.mark.parametrize("queen", ["clubs", "diamonds"])
+def test_in_a_duel_the_two_humans_are_never_partners_in_a_normal_game(
+    seed: int, queen: str
+) -> None:
+    # With team_queen: diamonds the queens of diamonds make the parties (docs/rules.md §9.1).
+    session = Plan(mode=Mode.DUEL).session(RuleSet.from_dict({"team_queen": queen}))
     setup = session.next_setup(random.Random(seed))
     a, b = DUEL_SEATS
-    # One queen of clubs each (both Re) or none (both Kontra) would make them partners.
-    assert setup.hands[a].count(Card.CQ) != setup.hands[b].count(Card.CQ)
+    team = Card.CQ if queen == "clubs" else Card.DQ
+    # One team queen each (both Re) or none (both Kontra) would make them partners.
+    assert setup.hands[a].count(team) != setup.hands[b].count(team)
     state = GameState.new(setup)
     for _ in range(4):
         state = apply(state, Bid(state.to_act, Reservation.HEALTHY))  # type: ignore[arg-type]
