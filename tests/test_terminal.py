@@ -215,7 +215,14 @@ def dokobot(*args: str, **kw: object) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # As in a terminal, Ctrl-C reaches the game: a CI runner that started the
+        # tests in the background passes SIGINT down ignored.
+        preexec_fn=_sigint_as_in_a_terminal,
     )
+
+
+def _sigint_as_in_a_terminal() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def test_an_announcement_by_number_does_not_freeze_the_game(tmp_path: Path) -> None:
