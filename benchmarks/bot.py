@@ -35,6 +35,7 @@ from simcord.http.client import FakeHTTPClient, FakeWebhookAdapter, _path_of
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dokobot.bot import create_bot
+from dokobot.ops import ShardPlan
 from dokobot.table import events as ev
 from tests.discord.realism import VirtualClock, latency
 
@@ -110,6 +111,7 @@ async def run(
             post_interval=1.0,
             seed_source=lambda: 11,
             clock=VirtualClock(),
+            shards=ShardPlan((0,), 1),
         )
         async with simcord.run(bot, settle_timeout=60) as env:
             probe = Probe(env)

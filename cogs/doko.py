@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from dokobot import metrics
 from dokobot.engine import RuleError, RuleSet
 from dokobot.i18n import N_, T, card_label, lang_of
 from dokobot.i18n.cards import card_from_text
@@ -92,12 +93,21 @@ async def defer(interaction: discord.Interaction[Any], *, update: bool = False) 
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
+        acknowledged(interaction)
+
+
+def acknowledged(interaction: discord.Interaction[Any]) -> None:
+    """Count how long the first answer took, from Discord's timestamp of the click
+    (the ``dokobot_interaction_seconds`` histogram)."""
+    waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    metrics.INTERACTION_SECONDS.observe(max(0.0, waited))
 
 
 async def defer_public(interaction: discord.Interaction[Any]) -> None:
     """Acknowledge at once with a public "thinking …" that the public answer replaces."""
     interaction.extras["public"] = True
     await interaction.response.defer(thinking=True)
+    acknowledged(interaction)
 
 
 def _thinking(interaction: discord.Interaction[Any]) -> bool:
@@ -123,6 +133,7 @@ async def tell(interaction: discord.Interaction[Any], text: str, **kwargs: Any) 
 async def _tell(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
     if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
+        acknowledged(interaction)
     elif _thinking(interaction) and interaction.extras.get("public"):
         # A private answer cannot replace a public "thinking …": send it, drop that.
         interaction.extras["answered"] = True

@@ -9,7 +9,6 @@ import logging
 import os
 import signal
 import sqlite3
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,18 +17,33 @@ import aiohttp
 import discord
 from discord.ext import commands
 
+from dokobot import metrics
 from dokobot.errors import EnvironmentFailure, UsageError
 from dokobot.health import INTERVAL as HEARTBEAT_INTERVAL
 from dokobot.health import write_heartbeat
+from dokobot.ops import (
+    MAX_LAG_SECONDS,
+    HealthServer,
+    LoopLag,
+    ShardPlan,
+    configure_logging,
+    health_port,
+    shard_plan,
+)
 from dokobot.storage import Storage, StorageError, default_path
+from dokobot.storage.db import shown
 from dokobot.table.clock import Clock, SystemClock
 from dokobot.table.service import TableService
 
 log = logging.getLogger("dokobot")
 
 
-class DokoBot(commands.Bot):
-    """discord.py bot with DokoBot's storage and table service attached."""
+class DokoBot(commands.AutoShardedBot):
+    """discord.py bot with DokoBot's storage and table service attached.
+
+    It runs the gateway shards its ``ShardPlan`` names (``DOKOBOT_SHARDS`` of
+    ``DOKOBOT_SHARD_COUNT``); several processes share one PostgreSQL database, and
+    each restores only the tables of its own servers."""
 
     storage: Storage
     tables: TableService
@@ -48,6 +62,10 @@ class DokoBot(commands.Bot):
         requests_per_second: int | None = 40,
         clock: Clock | None = None,
         heartbeat: str | Path | None = None,
+        shards: ShardPlan | None = None,
+        ai_workers: int | None = None,
+        health_port: int | None = None,
+        health_host: str = "127.0.0.1",
     ) -> None:
         # Only what the bot uses: guild and channel events (a channel or server that
         # goes away closes its tables). It reads no messages and needs no members.
@@ -57,12 +75,15 @@ class DokoBot(commands.Bot):
             discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
+        self.shard_plan = shards or ShardPlan()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             owner_id=owner_id,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            shard_ids=list(self.shard_plan.shard_ids) if self.shard_plan.shard_ids else None,  # type: ignore[arg-type]
+            shard_count=self.shard_plan.shard_count,
         )
         self.db_path = str(db_path or default_path())
         self.options: dict[str, Any] = {
@@ -71,6 +92,7 @@ class DokoBot(commands.Bot):
             "between_games": between_games,
             "seed_source": seed_source,
             "await_shown": True,
+            "ai_workers": ai_workers,
         }
         #: The time of the table service and of the outboxes' pacing.
         self.clock: Clock = clock or SystemClock()
@@ -81,6 +103,12 @@ class DokoBot(commands.Bot):
         #: File refreshed every 30 s while the bot runs (``dokobot health`` reads it).
         self.heartbeat = heartbeat
         self._heartbeat_task: asyncio.Task[None] | None = None
+        self.loop_lag = LoopLag()
+        self.health: HealthServer | None = (
+            HealthServer(self.health_report, host=health_host, port=health_port)
+            if health_port is not None
+            else None
+        )
 
     async def setup_hook(self) -> None:
         from cogs import doko
@@ -88,18 +116,32 @@ class DokoBot(commands.Bot):
 
         # German command names and descriptions for the de locale (cogs/commands.py).
         await self.tree.set_translator(Translator())
+        self.loop_lag.start()
+        if self.health is not None:  # up before Discord: an orchestrator sees "starting"
+            await self.health.start()
         self.storage = await Storage.open(self.db_path)
         cog = doko.DokoCog(self)
         self.tables = TableService(
-            self.storage, listener=cog.presenter.on_event, clock=self.clock, **self.options
+            self.storage,
+            listener=cog.presenter.on_event,
+            clock=self.clock,
+            owns=self.shard_plan.owns,
+            **self.options,
         )
+        tables = self.tables
+
+        def counter(status: str) -> Callable[[], float]:
+            return lambda: sum(t.status == status for t in tables.tables())
+
+        for status in ("open", "playing"):
+            metrics.TABLES.labels(status).set_function(counter(status))
         await self.add_cog(cog)
         await self.add_cog(doko.DokoAdminCog(self))
         self.add_dynamic_items(*doko.DYNAMIC_ITEMS)
         self.tree.error(cog.on_app_command_error)
         await self.sync_commands()
         restored = await self.tables.restore()
-        log.info("ready to restore %d tables from %s", len(restored), self.db_path)
+        log.info("ready to restore %d tables from %s", len(restored), self.storage.db.where)
         if self.heartbeat is not None:
             self._heartbeat_task = asyncio.create_task(self._beat())
 
@@ -107,9 +149,11 @@ class DokoBot(commands.Bot):
         """Write the heartbeat now: connected while the gateway is up and ready."""
         if self.heartbeat is None:
             return
-        # Ready once is not enough: the gateway socket must be open now.
-        ws = self.ws
-        connected = self.is_ready() and not self.is_closed() and ws is not None and ws.open
+        connected = (
+            self.is_ready()
+            and not self.is_closed()
+            and self._shards_ready() == (self._shard_total())
+        )
         try:
             write_heartbeat(
                 self.heartbeat,
@@ -125,7 +169,57 @@ class DokoBot(commands.Bot):
             self.beat()
             await self.clock.sleep(HEARTBEAT_INTERVAL)
 
+    def _shards_ready(self) -> int:
+        """Shards of this process whose gateway socket is open now (ready once is not
+        enough)."""
+        ready = sum(not shard.is_closed() for shard in self.shards.values())
+        metrics.SHARDS_READY.set(ready)
+        return ready
+
+    def _shard_total(self) -> int:
+        ids = self.shard_ids
+        return len(ids) if ids is not None else max(1, len(self.shards))
+
+    async def health_report(self) -> dict[str, Any]:
+        """What ``GET /health`` answers: each check, and the problems if any."""
+        problems = []
+        connected = self.is_ready() and not self.is_closed()
+        if not connected:
+            problems.append("not connected to Discord")
+        ready, total = self._shards_ready(), self._shard_total()
+        if ready < total:
+            problems.append(f"{total - ready} of {total} shards not ready")
+        database = "unknown"
+        if hasattr(self, "storage"):
+            try:
+                await asyncio.wait_for(self.storage.db.row("SELECT 1"), timeout=2.0)
+                database = "ok"
+            except Exception as exc:
+                database = f"unreachable: {type(exc).__name__}"
+                problems.append(f"database {database}")
+        else:
+            problems.append("database not open yet")
+        lag = self.loop_lag.worst_recent
+        if lag > MAX_LAG_SECONDS:
+            problems.append(f"event loop stalled {lag * 1000:.0f} ms")
+        return {
+            "healthy": not problems,
+            "problems": problems,
+            "gateway": "connected" if connected else "disconnected",
+            "shards": {
+                str(i): "ready" if not s.is_closed() else "down" for i, s in self.shards.items()
+            },
+            "shard_count": self.shard_count,
+            "database": database,
+            "event_loop_lag_ms": round(lag * 1000, 1),
+            "tables": self.tables.table_count if hasattr(self, "tables") else 0,
+            "guilds": len(self.guilds),
+        }
+
     async def on_ready(self) -> None:
+        self.beat()
+
+    async def on_shard_ready(self, shard_id: int) -> None:
         self.beat()
 
     async def on_resumed(self) -> None:
@@ -156,6 +250,9 @@ class DokoBot(commands.Bot):
     async def close(self) -> None:
         if self._heartbeat_task is not None:
             self._heartbeat_task.cancel()
+        self.loop_lag.stop()
+        if self.health is not None:
+            await self.health.stop()
         if hasattr(self, "tables"):
             await self.tables.close()
         if hasattr(self, "storage"):
@@ -171,7 +268,9 @@ def create_bot(db_path: str | Path | None = None, **options: Any) -> DokoBot:
     ``post_interval`` (pause between public posts in a channel),
     ``requests_per_second`` (bot-wide budget for channel requests; ``None``: none),
     ``dev_guild``, ``seed_source``, ``owner_id``, ``clock`` (the table service's time),
-    ``heartbeat`` (a file refreshed every 30 s for ``dokobot health``).
+    ``heartbeat`` (a file refreshed every 30 s for ``dokobot health``), ``shards``
+    (a ``ShardPlan``), ``ai_workers`` (processes for all AI decisions; ``None``: only
+    the strong AI's), ``health_port``/``health_host`` (``/health`` and ``/metrics``).
     """
     return DokoBot(db_path, **options)
 
@@ -188,16 +287,6 @@ def load_dotenv(path: str = ".env") -> None:
             continue
         key, _, value = line.partition("=")
         os.environ.setdefault(key.strip(), value.strip().strip('"').strip("'"))
-
-
-def configure_logging() -> None:
-    """One line per event on standard output."""
-    handler = logging.StreamHandler(sys.stdout)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(logging.INFO)
-    logging.getLogger("discord").setLevel(logging.WARNING)
 
 
 def _int_setting(name: str) -> int | None:
@@ -222,13 +311,23 @@ def run() -> int:
         )
     dev_guild = _int_setting("DOKOBOT_DEV_GUILD")
     owner = _int_setting("DOKOBOT_OWNER_ID")
+    shards = shard_plan()
+    port = health_port()
+    workers = _int_setting("DOKOBOT_AI_WORKERS")
     configure_logging()
     bot = create_bot(
         os.environ.get("DOKOBOT_DB") or None,
         dev_guild=dev_guild,
         owner_id=owner,
         heartbeat=os.environ.get("DOKOBOT_HEARTBEAT") or None,
+        shards=shards,
+        # Every AI decision in worker processes, one per core (docs/architecture.md).
+        ai_workers=workers if workers is not None else (os.cpu_count() or 2),
+        health_port=port,
+        health_host=os.environ.get("DOKOBOT_HEALTH_HOST", "127.0.0.1"),
     )
+    if shards.shard_ids is not None:
+        log.info("shards %s of %s", list(shards.shard_ids), shards.shard_count)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -248,7 +347,8 @@ def run() -> int:
         raise UsageError("Discord asks for privileged intents the bot does not use") from None
     except (sqlite3.Error, StorageError) as exc:
         raise EnvironmentFailure(
-            f"cannot use the database {bot.db_path} ({exc}); set DOKOBOT_DB to a writable file"
+            f"cannot use the database {shown(bot.db_path)} ({exc}); set DOKOBOT_DB to a "
+            "writable file or a reachable postgresql:// URL"
         ) from None
     except (aiohttp.ClientError, TimeoutError) as exc:
         raise EnvironmentFailure(

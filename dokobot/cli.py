@@ -26,11 +26,17 @@ AI_LEVELS = ("easy", "heuristic", "normal", "random", "strong")
 ENVIRONMENT = """\
 environment:
   DISCORD_TOKEN       the bot token (required; also read from ./.env)
-  DOKOBOT_DB          SQLite database file (default: ./dokobot.sqlite3)
+  DOKOBOT_DB          SQLite database file (default: ./dokobot.sqlite3) or postgresql:// URL
   DOKOBOT_DEV_GUILD   a server id: slash commands are synced there on every start
   DOKOBOT_OWNER_ID    your user id: allows /doko sync
   DOKOBOT_CARD_IMAGES folder with the card faces (default: card_images/ of the source)
   DOKOBOT_HEARTBEAT   file the bot refreshes every 30 s; `dokobot health` checks it
+  DOKOBOT_HEALTH_PORT port of the HTTP endpoint /health and /metrics (default: none)
+  DOKOBOT_HEALTH_HOST address it listens on (default: 127.0.0.1)
+  DOKOBOT_SHARD_COUNT shards of all processes together (default: Discord's advice)
+  DOKOBOT_SHARDS      the shards this process runs, e.g. 0-3 (default: all)
+  DOKOBOT_AI_WORKERS  processes for AI decisions (default: one per core)
+  DOKOBOT_LOG_FORMAT  text or json (JSON lines)
 """
 SIMULATE_COLUMNS = """\
 columns:
@@ -302,18 +308,134 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _health(args: argparse.Namespace) -> int:
-    """Exit 0 when the running bot's heartbeat is fresh and it is connected, else 1."""
+    """Exit 0 when the running bot is healthy, else 1: its health endpoint when it has
+    one (``DOKOBOT_HEALTH_PORT`` or ``--url``), else its heartbeat file."""
     import time
 
-    from dokobot.health import check_heartbeat
+    from dokobot.health import check_endpoint, check_heartbeat
+    from dokobot.ops import health_port
 
+    url = args.url
+    port = health_port()
+    if url is None and port is not None:
+        url = f"http://127.0.0.1:{port}/health"
+    if url is not None:
+        problem = check_endpoint(url)
+        if problem:
+            raise EnvironmentFailure(problem)
+        print("healthy: connected to Discord, every shard ready, database reachable")
+        return 0
     path = args.heartbeat or os.environ.get("DOKOBOT_HEARTBEAT")
     if not path:
-        raise UsageError("no heartbeat file: set DOKOBOT_HEARTBEAT (as for dokobot run)")
+        raise UsageError(
+            "no health endpoint or heartbeat file: set DOKOBOT_HEALTH_PORT or "
+            "DOKOBOT_HEARTBEAT (as for dokobot run)"
+        )
     problem = check_heartbeat(path, now=time.time(), max_age=args.max_age)
     if problem:
         raise EnvironmentFailure(problem)
     print("healthy: connected to Discord")
+    return 0
+
+
+def _database(args: argparse.Namespace) -> str:
+    from dokobot.storage import default_path
+
+    return str(args.db or default_path())
+
+
+def _where(args: argparse.Namespace) -> str:
+    """The database of ``--db`` for messages (a URL without its password)."""
+
+    return _where(args)
+
+
+async def _open_database(target: str) -> Any:
+    from dokobot.storage import Storage, StorageError
+
+    try:
+        return await Storage.open(target)
+    except StorageError as exc:
+        raise EnvironmentFailure(str(exc)) from None
+    except sqlite3.Error as exc:
+        raise EnvironmentFailure(f"cannot use the database {target}: {exc}") from None
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    """Bring the database's schema up to date (the bot also does it when it starts)."""
+    import asyncio
+
+    from dokobot.storage import LATEST
+
+    async def main() -> list[str]:
+        storage = await _open_database(_database(args))
+        await storage.close()
+        return list(storage.db.applied)
+
+    applied = asyncio.run(main())
+    where = _where(args)
+    if applied:
+        print(f"{where}: applied {', '.join(applied)}; schema {LATEST}")
+    else:
+        print(f"{where}: schema {LATEST}, up to date")
+    return 0
+
+
+def _export_db(args: argparse.Namespace) -> int:
+    """Write the whole database as JSON lines (to --out, else standard output)."""
+    import asyncio
+
+    from dokobot.storage.transfer import export_lines
+
+    async def main() -> int:
+        storage = await _open_database(_database(args))
+        try:
+            out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
+            lines = 0
+            try:
+                async for line in export_lines(storage.db):
+                    out.write(line + "\n")
+                    lines += 1
+            finally:
+                if args.out:
+                    out.close()
+        finally:
+            await storage.close()
+        return lines
+
+    try:
+        lines = asyncio.run(main())
+    except OSError as exc:
+        raise EnvironmentFailure(f"cannot write {args.out}: {exc.strerror}") from None
+    if args.out:
+        print(f"{args.out}: {lines - 1} rows of {_where(args)}", file=sys.stderr)
+    return 0
+
+
+def _import_db(args: argparse.Namespace) -> int:
+    """Load a dump of ``export-db`` into an empty database (all of it, or nothing)."""
+    import asyncio
+
+    from dokobot.storage import StorageError
+    from dokobot.storage.transfer import import_lines
+
+    async def main() -> dict[str, int]:
+        storage = await _open_database(_database(args))
+        try:
+            with open(args.dump, encoding="utf-8") as lines:
+                return await import_lines(storage.db, lines)
+        finally:
+            await storage.close()
+
+    try:
+        loaded = asyncio.run(main())
+    except OSError as exc:
+        raise EnvironmentFailure(f"cannot read {args.dump}: {exc.strerror}") from None
+    except StorageError as exc:
+        raise UsageError(f"{args.dump}: {exc}; nothing was imported") from None
+    total = sum(loaded.values())
+    detail = ", ".join(f"{n} {t}" for t, n in loaded.items() if n)
+    print(f"{_where(args)}: imported {total} rows ({detail})")
     return 0
 
 
@@ -362,7 +484,23 @@ def build_parser() -> argparse.ArgumentParser:
     run = command("run", "run the Discord bot", epilog=ENVIRONMENT)
     run.set_defaults(handler=_run)
 
+    db_help = "a database file or postgresql:// URL (default: $DOKOBOT_DB or ./dokobot.sqlite3)"
+    migrate = command("migrate", "upgrade a database's schema to this version's")
+    migrate.add_argument("--db", help=db_help)
+    migrate.set_defaults(handler=_migrate)
+    export_db = command("export-db", "dump a whole database as JSON lines (for import-db)")
+    export_db.add_argument("--db", help=db_help)
+    export_db.add_argument("--out", help="file to write (default: standard output)")
+    export_db.set_defaults(handler=_export_db)
+    import_db = command("import-db", "load an export-db dump into an empty database")
+    import_db.add_argument("dump", help="the file export-db wrote")
+    import_db.add_argument("--db", help=db_help)
+    import_db.set_defaults(handler=_import_db)
+
     health = command("health", "check the running bot's heartbeat (exit 0: connected; 1: not)")
+    health.add_argument(
+        "--url", help="the bot's health endpoint (default: port $DOKOBOT_HEALTH_PORT on localhost)"
+    )
     health.add_argument("--heartbeat", help="the heartbeat file (default: $DOKOBOT_HEARTBEAT)")
     health.add_argument(
         "--max-age", type=float, default=90.0, help="seconds a heartbeat stays fresh"

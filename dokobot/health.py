@@ -1,7 +1,8 @@
 """The heartbeat: the running bot refreshes a small file; ``dokobot health`` reads it.
 
 A container's health check (or any supervisor) runs ``dokobot health``: it fails
-when the file is missing, stale, or says the bot is not connected to Discord.
+when the file is missing, stale, or says the bot is not connected to Discord. A
+bot with a health endpoint (``DOKOBOT_HEALTH_PORT``) is asked over HTTP instead.
 """
 
 from __future__ import annotations
@@ -41,3 +42,28 @@ def check_heartbeat(path: str | Path, *, now: float, max_age: float = MAX_AGE) -
     if not connected:
         return "the bot is running but not connected to Discord"
     return None
+
+
+def check_endpoint(url: str, *, timeout: float = 5.0) -> str | None:
+    """What is wrong with the bot according to its ``/health`` endpoint, or ``None``."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310
+            body = response.read()
+    except urllib.error.HTTPError as exc:  # 503: the body says why
+        body = exc.read()
+        try:
+            problems = json.loads(body).get("problems") or [f"HTTP {exc.code}"]
+        except ValueError:
+            problems = [f"HTTP {exc.code}"]
+        return "unhealthy: " + "; ".join(str(p) for p in problems)
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+        return f"no answer from {url} ({reason}): the bot is not running or not listening"
+    try:
+        healthy = bool(json.loads(body).get("healthy"))
+    except ValueError:
+        return f"{url} did not answer with DokoBot's health report"
+    return None if healthy else "unhealthy"

@@ -20,14 +20,14 @@ class AdminRepo:
     async def reset_leaderboard(self, guild_id: int) -> int:
         """Start a new leaderboard epoch; older games stay archived under their epoch."""
         async with self._db.transaction():
-            await self._db.cursor("INSERT OR IGNORE INTO guilds (guild_id) VALUES (?)", (guild_id,))
-            cur = await self._db.cursor(
+            await self._db.cursor(
+                "INSERT INTO guilds (guild_id) VALUES (?) ON CONFLICT DO NOTHING", (guild_id,)
+            )
+            row = await self._db.row(
                 "UPDATE guilds SET leaderboard_epoch = leaderboard_epoch + 1 WHERE guild_id = ? "
                 "RETURNING leaderboard_epoch",
                 (guild_id,),
             )
-            row = await cur.fetchone()
-            assert row is not None
             return int(row[0])
 
     async def delete_player(self, player_id: int) -> None:
@@ -37,9 +37,8 @@ class AdminRepo:
         links them to the user: the seats move to a fresh anonymous player.
         """
         async with self._db.transaction():
-            cur = await self._db.cursor("SELECT min(0, min(player_id)) - 1 FROM players")
-            row = await cur.fetchone()
-            anon = int(row[0]) if row and row[0] is not None else -1
+            row = await self._db.row("SELECT min(player_id) FROM players")
+            anon = min(0, row[0] if row[0] is not None else 0) - 1
             await self._db.cursor(
                 "INSERT INTO players (player_id, display_name, is_ai, deleted) VALUES (?, ?, 1, 1)",
                 (anon, DELETED_NAME),
@@ -59,12 +58,13 @@ class AdminRepo:
         """Every finished game of the server (in ``period``) as one JSON record per line,
         oldest first."""
         first_day = period.first_day(self._db.clock().date())
-        async with self._db.conn.execute(
-            "SELECT number FROM games WHERE guild_id = ? AND status = 'finished' "
-            "AND (? IS NULL OR finished_at >= ?) ORDER BY number",
-            (guild_id, first_day, first_day),
-        ) as cur:
-            numbers = [r[0] for r in await cur.fetchall()]
+        since = "" if first_day is None else " AND finished_at >= ?"
+        rows = await self._db.rows(
+            f"SELECT number FROM games WHERE guild_id = ? AND status = 'finished'{since} "
+            "ORDER BY number",
+            (guild_id,) if first_day is None else (guild_id, first_day),
+        )
+        numbers = [r[0] for r in rows]
         for number in numbers:
             game = await self._stats.game(guild_id, number)
             if game is not None:

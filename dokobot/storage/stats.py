@@ -12,6 +12,11 @@ from .tables import PlayerRepo
 _HUMAN = "p.is_ai = 0 AND p.deleted = 0"
 
 
+def _int(total: str) -> str:
+    """A sum as a whole number on both databases (PostgreSQL sums BIGINT as NUMERIC)."""
+    return f"CAST(coalesce({total}, 0) AS BIGINT)"
+
+
 class StatsRepo:
     """Read-only queries for what players look at."""
 
@@ -20,23 +25,29 @@ class StatsRepo:
 
     async def score_sheet(self, session_id: int) -> ScoreSheet:
         """The running sheet of a session: one row per game, running totals per seat."""
-        async with self._db.conn.execute(
-            "SELECT g.game_id, g.seq, g.number, g.dealer, g.contract, g.soloist, g.game_value, "
-            "g.status, group_concat(gs.score, ','), group_concat(gs.player_id, ','), "
-            "json_extract(g.result, '$.compulsory'), json_extract(g.result, '$.bock') "
-            "FROM games g JOIN game_seats gs USING (game_id) WHERE g.session_id = ? "
-            "AND g.status != 'aborted' GROUP BY g.game_id ORDER BY g.seq",
+        rows = await self._db.rows(
+            "SELECT game_id, seq, number, dealer, contract, soloist, game_value, status, result "
+            "FROM games WHERE session_id = ? AND status != 'aborted' ORDER BY seq",
             (session_id,),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
+        seated = await self._db.rows(
+            "SELECT gs.game_id, gs.seat, gs.player_id, gs.score FROM game_seats gs "
+            "JOIN games g USING (game_id) WHERE g.session_id = ? AND g.status != 'aborted' "
+            "ORDER BY gs.game_id, gs.seat",
+            (session_id,),
+        )
+        seats: dict[int, list[tuple[int, int | None]]] = {}
+        for game_id, _, player_id, points in seated:
+            seats.setdefault(game_id, []).append((player_id, points))
         totals = [0, 0, 0, 0]
         sheet = []
         seat_players: list[int] = []
         for r in rows:
-            seat_players = [int(p) for p in r[9].split(",")]
+            seat_players = [p for p, _ in seats[r[0]]]
+            result = json.loads(r[8]) if r[8] else {}
             scores = None
             if r[7] == "finished":
-                scores = tuple(int(s) for s in r[8].split(","))
+                scores = tuple(int(s or 0) for _, s in seats[r[0]])
                 totals = [t + s for t, s in zip(totals, scores, strict=True)]
             sheet.append(
                 SheetRow(
@@ -49,8 +60,8 @@ class StatsRepo:
                     scores,
                     tuple(totals),
                     r[7],
-                    bool(r[10]),
-                    int(r[11] or 1),
+                    bool(result.get("compulsory")),
+                    int(result.get("bock") or 1),
                 )
             )
         names = await self._names(seat_players) if seat_players else {}
@@ -71,34 +82,41 @@ class StatsRepo:
             source = "player_days t"
             where = "t.guild_id = ? AND t.epoch = ? AND t.day >= ?"
             args = (guild_id, epoch, first_day)
-        async with self._db.conn.execute(
-            f"SELECT t.player_id, p.display_name, sum(t.points), sum(t.games), sum(t.won), "
-            f"sum(t.solos), sum(t.solos_won) FROM {source} JOIN players p USING (player_id) "
-            f"WHERE {where} AND {_HUMAN} GROUP BY t.player_id "
+        sums = ", ".join(
+            f"{_int('sum(t.' + c + ')')}" for c in ("points", "games", "won", "solos", "solos_won")
+        )
+        rows = await self._db.rows(
+            f"SELECT t.player_id, p.display_name, {sums} FROM {source} "
+            f"JOIN players p USING (player_id) WHERE {where} AND {_HUMAN} "
+            "GROUP BY t.player_id, p.display_name "
             "ORDER BY sum(t.points) DESC, sum(t.games) ASC, p.display_name LIMIT ?",
             (*args, limit),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [LeaderboardRow(i + 1, *r) for i, r in enumerate(rows)]
 
     async def player_stats(self, guild_id: int, player_id: int) -> PlayerStats | None:
         """One player's record on this server in the current epoch."""
         epoch = await self._epoch(guild_id)
-        async with self._db.conn.execute(
-            "SELECT p.display_name, count(*), coalesce(sum(gs.score), 0), "
-            "coalesce(sum(gs.won), 0), "
-            "coalesce(sum(g.soloist = gs.seat), 0), "
-            "coalesce(sum(g.soloist = gs.seat AND gs.won), 0), "
-            "coalesce(sum(gs.party = 're'), 0), coalesce(sum(gs.party = 're' AND gs.won), 0), "
-            "coalesce(sum(gs.party = 'kontra'), 0), "
-            "coalesce(sum(gs.party = 'kontra' AND gs.won), 0), "
+        counts = ", ".join(
+            _int(f"sum(CASE WHEN {c} THEN 1 ELSE 0 END)")
+            for c in (
+                "gs.won = 1",
+                "g.soloist = gs.seat",
+                "g.soloist = gs.seat AND gs.won = 1",
+                "gs.party = 're'",
+                "gs.party = 're' AND gs.won = 1",
+                "gs.party = 'kontra'",
+                "gs.party = 'kontra' AND gs.won = 1",
+            )
+        )
+        r = await self._db.row(
+            f"SELECT p.display_name, count(*), {_int('sum(gs.score)')}, {counts}, "
             "max(gs.score), min(gs.score), max(g.finished_at) "
             "FROM game_seats gs JOIN games g USING (game_id) JOIN players p USING (player_id) "
             "WHERE gs.player_id = ? AND g.guild_id = ? AND g.epoch = ? AND g.status = 'finished' "
-            "AND gs.party IS NOT NULL",
+            "AND gs.party IS NOT NULL GROUP BY p.display_name",
             (player_id, guild_id, epoch),
-        ) as cur:
-            r = await cur.fetchone()
+        )
         if r is None or r[0] is None:
             name = (await self._names([player_id])).get(player_id)
             if name is None:
@@ -123,28 +141,27 @@ class StatsRepo:
 
     async def game(self, guild_id: int, number: int) -> StoredGame | None:
         """A game by its number on this server, with its full record."""
-        async with self._db.conn.execute(
+        r = await self._db.row(
             "SELECT game_id, session_id, status, header, result, started_at, finished_at "
             "FROM games WHERE guild_id = ? AND number = ?",
             (guild_id, number),
-        ) as cur:
-            r = await cur.fetchone()
+        )
         if r is None:
             return None
         return await self._stored(number, tuple(r))
 
     async def _stored(self, number: int, r: tuple[Any, ...]) -> StoredGame:
         game_id = r[0]
-        async with self._db.conn.execute(
+        logged = await self._db.rows(
             "SELECT action FROM game_actions WHERE game_id = ? ORDER BY idx", (game_id,)
-        ) as cur:
-            actions = [json.loads(a[0]) for a in await cur.fetchall()]
-        async with self._db.conn.execute(
+        )
+        actions = [json.loads(a[0]) for a in logged]
+        named = await self._db.rows(
             "SELECT p.display_name FROM game_seats gs JOIN players p USING (player_id) "
             "WHERE gs.game_id = ? ORDER BY gs.seat",
             (game_id,),
-        ) as cur:
-            players = tuple(row[0] for row in await cur.fetchall())
+        )
+        players = tuple(row[0] for row in named)
         record = {
             **json.loads(r[3]),
             "players": list(players),
@@ -157,10 +174,9 @@ class StatsRepo:
         return StoredGame(game_id, number, r[1], r[2], record, result, players, r[5], r[6])
 
     async def _epoch(self, guild_id: int) -> int:
-        async with self._db.conn.execute(
+        row = await self._db.row(
             "SELECT leaderboard_epoch FROM guilds WHERE guild_id = ?", (guild_id,)
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return 0 if row is None else int(row[0])
 
     async def _names(self, player_ids: list[int]) -> dict[int, str]:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from .db import Database, StorageError
+from .db import ConflictError, Database, StorageError
 from .models import GuildSettings, Player, TableRow
 
 
@@ -18,11 +17,10 @@ class SettingsRepo:
         self._db = db
 
     async def get(self, guild_id: int) -> GuildSettings:
-        async with self._db.conn.execute(
+        row = await self._db.row(
             "SELECT rules, table_defaults, leaderboard_epoch FROM guilds WHERE guild_id = ?",
             (guild_id,),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         if row is None:
             return GuildSettings(guild_id, {}, {}, 0)
         return GuildSettings(guild_id, json.loads(row[0]), json.loads(row[1]), row[2])
@@ -52,8 +50,7 @@ class MetaRepo:
         self._db = db
 
     async def get(self, key: str) -> str | None:
-        async with self._db.conn.execute("SELECT value FROM bot_meta WHERE key = ?", (key,)) as cur:
-            row = await cur.fetchone()
+        row = await self._db.row("SELECT value FROM bot_meta WHERE key = ?", (key,))
         return None if row is None else str(row[0])
 
     async def set(self, key: str, value: str) -> None:
@@ -84,22 +81,21 @@ class PlayerRepo:
             )
 
     async def get(self, player_id: int) -> Player | None:
-        async with self._db.conn.execute(
+        row = await self._db.row(
             "SELECT player_id, display_name, is_ai, deleted FROM players WHERE player_id = ?",
             (player_id,),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return None if row is None else Player(row[0], row[1], bool(row[2]), bool(row[3]))
 
     async def names(self, player_ids: Sequence[int]) -> dict[int, str]:
         if not player_ids:
             return {}
         marks = ",".join("?" * len(player_ids))
-        async with self._db.conn.execute(
+        rows = await self._db.rows(
             f"SELECT player_id, display_name FROM players WHERE player_id IN ({marks})",
             tuple(player_ids),
-        ) as cur:
-            return {row[0]: row[1] for row in await cur.fetchall()}
+        )
+        return {row[0]: row[1] for row in rows}
 
 
 class TableRepo:
@@ -119,18 +115,16 @@ class TableRepo:
         try:
             async with self._db.transaction():
                 await self._db.cursor(
-                    "INSERT OR IGNORE INTO guilds (guild_id) VALUES (?)", (guild_id,)
+                    "INSERT INTO guilds (guild_id) VALUES (?) ON CONFLICT DO NOTHING", (guild_id,)
                 )
-                cur = await self._db.cursor(
+                row = await self._db.row(
                     "INSERT INTO tables (guild_id, channel_id, owner_id, settings, created_at) "
-                    "VALUES (?, ?, ?, ?, ?)",
+                    "VALUES (?, ?, ?, ?, ?) RETURNING table_id",
                     (guild_id, channel_id, owner_id, json.dumps(settings or {}), self._db.now()),
                 )
-                table_id = cur.lastrowid
-        except sqlite3.IntegrityError:
+        except ConflictError:
             raise StorageError(f"channel {channel_id} already has a table") from None
-        assert table_id is not None
-        return table_id
+        return int(row[0])
 
     async def set_seats(self, table_id: int, seats: Sequence[int | None]) -> None:
         """Replace who sits where."""
@@ -175,23 +169,21 @@ class TableRepo:
         return await self._select("WHERE t.status != 'closed'", ())
 
     async def _select(self, where: str, args: tuple[Any, ...]) -> list[TableRow]:
-        async with self._db.conn.execute(
+        rows = await self._db.rows(
             "SELECT t.table_id, t.guild_id, t.channel_id, t.owner_id, t.status, t.message_id, "
-            "t.settings, t.created_at, "
-            "(SELECT group_concat(seat || ':' || player_id) FROM table_seats s "
-            " WHERE s.table_id = t.table_id) "
-            f"FROM tables t {where} ORDER BY t.table_id",
+            f"t.settings, t.created_at FROM tables t {where} ORDER BY t.table_id",
             args,
-        ) as cur:
-            rows = await cur.fetchall()
-        out = []
-        for r in rows:
-            seats: list[int | None] = [None] * 4
-            for pair in (r[8] or "").split(","):
-                if pair:
-                    seat, player = pair.split(":")
-                    seats[int(seat)] = int(player)
-            out.append(
-                TableRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), tuple(seats), r[7])
-            )
-        return out
+        )
+        seated = await self._db.rows(
+            "SELECT s.table_id, s.seat, s.player_id FROM table_seats s "
+            f"JOIN tables t USING (table_id) {where}",
+            args,
+        )
+        seats: dict[int, list[int | None]] = {r[0]: [None] * 4 for r in rows}
+        for table_id, seat, player in seated:
+            if table_id in seats:
+                seats[table_id][seat] = player
+        return [
+            TableRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), tuple(seats[r[0]]), r[7])
+            for r in rows
+        ]

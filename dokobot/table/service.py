@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Any
 
+from dokobot import metrics
 from dokobot.ai import LEVELS, make_strategy
 from dokobot.engine import (
     DUEL_SEATS,
@@ -311,13 +312,20 @@ class TableService:
         retry_seconds: float = 2.0,
         ai_budget_ms: float = STRONG_BUDGET_MS,
         ai_timeout: float | None = None,
+        ai_workers: int | None = None,
+        owns: Callable[[int], bool] | None = None,
     ) -> None:
         """``await_shown``: a human's turn clock starts only once ``turn_shown`` says the
         turn is on screen (or after ``show_grace`` seconds, if it cannot be shown).
 
         The strong AI thinks in worker processes for ``ai_budget_ms`` per decision (a
         table may set its own ``ai_budget_ms``); past ``ai_timeout`` seconds (default:
-        four budgets and a second) the normal AI decides instead."""
+        four budgets and a second) the normal AI decides instead. With ``ai_workers``
+        every AI level thinks in that many worker processes (the bot: one per core);
+        without, only the strong AI does and the others think in a thread.
+
+        ``owns(guild_id)``: whether this process serves that server (its shards);
+        ``restore`` brings back only those tables."""
         self.storage = storage
         self.clock = clock or SystemClock()
         self.listener = listener
@@ -334,6 +342,8 @@ class TableService:
         self.ai_budget_ms = ai_budget_ms
         self.ai_timeout = ai_timeout
         self._pool: ProcessPoolExecutor | None = None
+        self.ai_workers = ai_workers
+        self._owns = owns or (lambda guild_id: True)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -345,7 +355,7 @@ class TableService:
         """
         restored = []
         for row in await self.storage.tables.live():
-            if row.channel_id in self._tables:
+            if row.channel_id in self._tables or not self._owns(row.guild_id):
                 continue
             try:
                 restored.append(await self._restore_table(row))
@@ -1311,19 +1321,24 @@ class TableService:
         """The AI's choice. The strong AI is CPU-bound Python: it runs in a worker process
         so that the event loop stays free; a crash or a timeout there falls back to the
         normal AI for this one decision."""
-        if level != "strong":
+        if level != "strong" and not self.ai_workers:
             strategy = make_strategy(level)
+            metrics.AI_DECISIONS.labels(level, "thread").inc()
             return await asyncio.to_thread(strategy.choose, view, random.Random(seed))
         budget = float(table.settings.get("ai_budget_ms", self.ai_budget_ms))
         timeout = self.ai_timeout if self.ai_timeout is not None else 4 * budget / 1000 + 1
         loop = asyncio.get_running_loop()
         try:
-            work = loop.run_in_executor(self._workers(), strong_decision, view, seed, budget)
-            return await asyncio.wait_for(work, timeout)
+            work = loop.run_in_executor(self._workers(), ai_decision, level, view, seed, budget)
+            action = await asyncio.wait_for(work, timeout)
+            metrics.AI_DECISIONS.labels(level, "worker").inc()
+            return action
         except Exception as exc:
+            metrics.AI_FALLBACKS.inc()
             log.warning(
-                "table %s: the strong AI of seat %s failed (%s); the normal AI decides",
+                "table %s: the %s AI of seat %s failed (%s); the normal AI decides",
                 table.table_id,
+                level,
                 seat,
                 type(exc).__name__,
             )
@@ -1337,7 +1352,8 @@ class TableService:
         """The AI worker processes, one per core, started on first use."""
         if self._pool is None:
             context = multiprocessing.get_context("forkserver")
-            self._pool = ProcessPoolExecutor(max_workers=os.cpu_count() or 2, mp_context=context)
+            workers = self.ai_workers or os.cpu_count() or 2
+            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
         return self._pool
 
     async def _turn_timer(self, table: _Table, marker: tuple[int, int], seat: int) -> None:
@@ -1433,6 +1449,7 @@ class TableService:
         assert state is not None and table.game_id is not None and table.session is not None
         finished = finished_game(state)
         await self.storage.games.finish_game(table.game_id, finished)
+        metrics.GAMES_FINISHED.inc()
         table.session = table.session.record(state, None if state.is_redeal else score(state))
         self._cancel(table.timer)
         table.deadline = None
@@ -1575,9 +1592,10 @@ class TableService:
         )
 
 
-def strong_decision(view: PlayerView, seed: str, budget_ms: float) -> Action:
-    """One strong-AI decision, in a worker process: the view goes in, the action comes back."""
-    return make_strategy("strong", budget_ms=budget_ms).choose(view, random.Random(seed))
+def ai_decision(level: str, view: PlayerView, seed: str, budget_ms: float) -> Action:
+    """One AI decision, in a worker process: the view goes in, the action comes back."""
+    strategy = make_strategy(level, budget_ms=budget_ms if level == "strong" else None)
+    return strategy.choose(view, random.Random(seed))
 
 
 def _quiet(view: PlayerView) -> PlayerView:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from dokobot.bot import create_bot
+from dokobot.ops import ShardPlan
 
 from .openapi_check import problems, spec
 
@@ -27,6 +28,8 @@ def make_bot(db_path: Path, **overrides: Any) -> Any:
         # SimCord's clock moves only when a test advances it: the request budget's
         # one-second window is tested on its own (tests/discord/test_real_discord.py).
         "requests_per_second": None,
+        # One process with the one shard SimCord runs (the bot is an AutoShardedBot).
+        "shards": ShardPlan((0,), 1),
     }
     options.update(overrides)
     return create_bot(db_path, **options)

@@ -325,8 +325,7 @@ async def test_fixed_rounds_with_a_stake_end_with_the_final_sheet(simcord_env: A
     assert len(games) >= 4
     # Who pays whom, in cents at 5 per point, as few transfers as it takes.
     storage = simcord_env.bot.storage
-    async with storage.db.conn.execute("SELECT max(session_id) FROM sessions") as cur:
-        (session_id,) = await cur.fetchone()
+    (session_id,) = await storage.db.row("SELECT max(session_id) FROM sessions")
     sheet = await storage.stats.score_sheet(session_id)
     names = [n.removesuffix(" (heuristic)") for n in sheet.players]  # as the table shows them
     expected = [

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 from dokobot.storage import Storage
 
 
-async def test_twenty_tables_writing_at_once_all_commit(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "busy.sqlite3")
+async def test_twenty_tables_writing_at_once_all_commit(database: str) -> None:
+    storage = await Storage.open(database)
 
     async def table(channel: int) -> int:
         await storage.players.upsert(100 + channel, f"player {channel}")
@@ -28,8 +27,8 @@ async def test_twenty_tables_writing_at_once_all_commit(tmp_path: Path) -> None:
     await storage.close()
 
 
-async def test_a_slow_commit_holds_up_no_reader(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "slow.sqlite3")
+async def test_a_slow_commit_holds_up_no_reader(database: str) -> None:
+    storage = await Storage.open(database)
     await storage.players.upsert(7, "Anna")
     db = storage.db
     commit = db.commit

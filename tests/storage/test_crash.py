@@ -1,4 +1,4 @@
-"""A writer killed with SIGKILL mid-game loses nothing it acknowledged."""
+"""A writer killed with SIGKILL mid-game loses nothing it acknowledged (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -50,10 +50,10 @@ WRITER = textwrap.dedent(
 )
 
 
-def test_sigkill_mid_game_loses_no_acknowledged_action(tmp_path: Path) -> None:
-    path = tmp_path / "crash.sqlite3"
+def test_sigkill_mid_game_loses_no_acknowledged_action(database: str) -> None:
+    path = database
     proc = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(path)],
+        [sys.executable, "-c", WRITER, path],
         stdout=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},

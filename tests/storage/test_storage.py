@@ -45,8 +45,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path, clock: Clock) -> Any:
-    storage = await Storage.open(tmp_path / "doko.sqlite3", clock=clock)
+async def store(database: str, clock: Clock) -> Any:
+    storage = await Storage.open(database, clock=clock)
     for pid, name in ((ANNA, "Anna"), (BERT, "Bert"), (CARLA, "Carla"), (DIRK, "Dirk")):
         await storage.players.upsert(pid, name)
     await storage.players.upsert(BOT, "Bot (heuristic)", is_ai=True)
@@ -168,8 +168,8 @@ async def test_one_live_table_per_channel(store: Storage) -> None:
     assert await store.tables.create(GUILD, 777, BERT) > table
 
 
-async def test_actions_are_logged_in_order_and_games_resume(tmp_path: Path, clock: Clock) -> None:
-    path = tmp_path / "resume.sqlite3"
+async def test_actions_are_logged_in_order_and_games_resume(database: str, clock: Clock) -> None:
+    path = database
     state = random_game(3)
     partial = GameState.new(state.setup)
     for action in state.actions[:30]:
@@ -331,3 +331,70 @@ async def test_second_migration_upgrades_an_old_database(tmp_path: Path) -> None
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST == 2
     conn.close()
+
+
+async def test_postgres_schema_is_migrated_once_and_matches_sqlite(
+    postgres_server: str, tmp_path: Path
+) -> None:
+    """The same numbered migrations give PostgreSQL the tables and columns SQLite has."""
+    import asyncpg
+
+    from tests.conftest import new_postgres_database
+
+    url = await new_postgres_database(postgres_server)
+    async with await Storage.open(url) as storage:
+        assert await storage.db.schema_version() == LATEST
+    async with await Storage.open(url) as again:  # reopening migrates nothing twice
+        assert (await again.settings.get(1)).rules == {}
+    conn = await asyncpg.connect(url)
+    pg_rows = await conn.fetch(
+        "SELECT table_name, column_name FROM information_schema.columns "
+        "WHERE table_schema = current_schema() AND table_name != 'dokobot_schema'"
+    )
+    types = await conn.fetch(
+        "SELECT DISTINCT data_type FROM information_schema.columns "
+        "WHERE table_schema = current_schema()"
+    )
+    await conn.close()
+    path = tmp_path / "same.sqlite3"
+    async with await Storage.open(path):
+        pass
+    lite = sqlite3.connect(path)
+    names = [r[0] for r in lite.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")]
+    lite_cols = {(t, c[1]) for t in names for c in lite.execute(f"PRAGMA table_info({t})")}
+    lite.close()
+    assert {(r[0], r[1]) for r in pg_rows} == lite_cols
+    assert {r[0] for r in types} == {"bigint", "text"}  # Discord ids fit: no 32-bit integers
+
+
+async def test_postgres_newer_or_foreign_schema_is_refused_untouched(postgres_server: str) -> None:
+    import asyncpg
+
+    from tests.conftest import new_postgres_database
+
+    future = await new_postgres_database(postgres_server)
+    conn = await asyncpg.connect(future)
+    await conn.execute("CREATE TABLE dokobot_schema (version BIGINT NOT NULL)")
+    await conn.execute("INSERT INTO dokobot_schema VALUES (99)")
+    await conn.close()
+    with pytest.raises(StorageError, match=r"written by a newer DokoBot \(schema 99"):
+        await Storage.open(future)
+    other = await new_postgres_database(postgres_server)
+    conn = await asyncpg.connect(other)
+    await conn.execute("CREATE TABLE invoices (id BIGINT)")
+    await conn.close()
+    with pytest.raises(StorageError, match="holds another program's tables; it was left untouched"):
+        await Storage.open(other)
+    conn = await asyncpg.connect(other)
+    tables = await conn.fetch(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+    )
+    await conn.close()
+    assert [t[0] for t in tables] == ["invoices"]
+
+
+async def test_postgres_password_stays_out_of_messages() -> None:
+    with pytest.raises(StorageError) as caught:
+        await Storage.open("postgresql://doko:s3cret@127.0.0.1:1/doko")
+    assert "cannot reach the database postgresql://doko@127.0.0.1:1/doko" in str(caught.value)
+    assert "s3cret" not in str(caught.value)

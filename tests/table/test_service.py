@@ -240,8 +240,9 @@ async def test_refused_commands_change_nothing(storage: Storage) -> None:
     await svc.close()
 
 
-async def test_table_is_restored_after_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "restart.sqlite3"
+async def test_table_is_restored_after_a_restart(database: str) -> None:
+    """On SQLite and on PostgreSQL: the game resumes at the card where it stopped."""
+    path = database
     rng = random.Random(3)
     members = (ANNA, BERT, CARLA, DIRK)
     storage = await Storage.open(path)
@@ -278,6 +279,26 @@ async def test_table_is_restored_after_a_restart(tmp_path: Path) -> None:
     assert sum(recorder.of(ev.GameOver)[0].result["scores"]) == 0
     await second.close()
     await storage.close()
+
+
+async def test_each_process_restores_only_the_tables_of_its_shards(database: str) -> None:
+    """Two bot processes over one database: each brings back the tables of its servers."""
+    other_guild, other_channel = GUILD + 1, CHANNEL + 1
+    storage = await Storage.open(database)
+    first = service(storage, FakeClock(), Recorder())
+    await first.open_table(GUILD, CHANNEL, ANNA)
+    await first.open_table(other_guild, other_channel, BERT)
+    await first.close()
+    await storage.close()
+
+    restored = {}
+    for name, guild in (("a", GUILD), ("b", other_guild)):
+        storage = await Storage.open(database)
+        svc = service(storage, FakeClock(), Recorder(), owns=lambda g, mine=guild: g == mine)
+        restored[name] = [t.channel_id for t in await svc.restore()]
+        await svc.close()
+        await storage.close()
+    assert restored == {"a": [CHANNEL], "b": [other_channel]}
 
 
 async def test_ai_turns_are_paced_for_humans(storage: Storage) -> None:

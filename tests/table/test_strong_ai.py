@@ -69,6 +69,34 @@ async def test_a_worker_that_takes_too_long_falls_back_to_the_normal_ai(
         await svc.close()
 
 
+async def test_with_ai_workers_every_level_thinks_in_the_worker_processes(
+    storage: Storage,
+) -> None:
+    """One mechanism for all AI work: the normal AI's decisions go to the pool too."""
+    from prometheus_client import REGISTRY
+
+    def decisions(where: str) -> float:
+        sample = REGISTRY.get_sample_value(
+            "dokobot_ai_decisions_total", {"level": "heuristic", "where": where}
+        )
+        return sample or 0.0
+
+    before = decisions("worker"), decisions("thread")
+    recorder = Recorder()
+    svc = service(storage, FakeClock(), recorder, ai_workers=2)
+    try:
+        await svc.open_table(GUILD, CHANNEL, ANNA)
+        await svc.start(CHANNEL, ANNA.user_id, ai_level="heuristic")
+        await play_one_game(svc, recorder)
+        assert sum(recorder.of(ev.GameOver)[0].result["scores"]) == 0
+        assert svc._pool is not None and svc._pool._max_workers == 2
+        # Three AI seats: their bids and 3 × 12 cards, none of them in a thread.
+        assert decisions("worker") - before[0] >= 3 * 12
+        assert decisions("thread") == before[1]
+    finally:
+        await svc.close()
+
+
 async def test_a_crashed_worker_never_stalls_the_table(
     storage: Storage, caplog: pytest.LogCaptureFixture
 ) -> None:
