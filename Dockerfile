@@ -26,15 +26,20 @@ RUN pip install --no-deps . \
     && chown 10001 /data
 USER 10001
 
+# DOKOBOT_DB may name a PostgreSQL server instead (compose.yaml does).
 ENV DOKOBOT_DB=/data/dokobot.sqlite3 \
     DOKOBOT_CARD_IMAGES=/app/card_images \
-    DOKOBOT_HEARTBEAT=/tmp/dokobot-heartbeat.json
+    DOKOBOT_HEARTBEAT=/tmp/dokobot-heartbeat.json \
+    DOKOBOT_HEALTH_PORT=8080 \
+    DOKOBOT_HEALTH_HOST=0.0.0.0
 VOLUME ["/data"]
+# /health (for orchestrators) and /metrics (Prometheus).
+EXPOSE 8080
 
-# Healthy only while the bot is connected to Discord: it refreshes the heartbeat
-# every 30 s, and `dokobot health` fails when the file is older than 90 s or
-# says the gateway is down.
-HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=2 \
+# Healthy only while the bot is connected to Discord with every shard ready, its
+# database answers and its event loop is not stalled: `dokobot health` asks the
+# bot's /health endpoint and fails on anything but 200.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=2 \
     CMD ["dokobot", "health"]
 
 CMD ["dokobot", "run"]

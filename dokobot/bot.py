@@ -116,8 +116,8 @@ class DokoBot(commands.AutoShardedBot):
 
         # German command names and descriptions for the de locale (cogs/commands.py).
         await self.tree.set_translator(Translator())
-        self.loop_lag.start()
         if self.health is not None:  # up before Discord: an orchestrator sees "starting"
+            self.loop_lag.start()
             await self.health.start()
         self.storage = await Storage.open(self.db_path)
         cog = doko.DokoCog(self)

@@ -346,8 +346,9 @@ def _database(args: argparse.Namespace) -> str:
 
 def _where(args: argparse.Namespace) -> str:
     """The database of ``--db`` for messages (a URL without its password)."""
+    from dokobot.storage.db import shown
 
-    return _where(args)
+    return shown(_database(args))
 
 
 async def _open_database(target: str) -> Any:

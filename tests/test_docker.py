@@ -65,5 +65,27 @@ def test_dependencies_are_installed_before_the_source_is_copied() -> None:
 def test_the_health_check_asks_the_running_bot() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert 'CMD ["dokobot", "health"]' in dockerfile
-    assert "DOKOBOT_HEARTBEAT=" in dockerfile
+    assert "DOKOBOT_HEALTH_PORT=8080" in dockerfile  # dokobot health asks /health there
     assert "sqlite3.connect" not in dockerfile  # the old check that could not fail
+
+
+def test_compose_runs_two_bot_processes_over_one_postgresql() -> None:
+    import yaml
+
+    services = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
+    assert list(services) == ["postgres", "migrate", "bot-a", "bot-b"]
+    assert services["postgres"]["image"].startswith("postgres:")
+    bots = [services["bot-a"], services["bot-b"]]
+    url = services["migrate"]["environment"]["DOKOBOT_DB"]
+    assert url.startswith("postgresql://dokobot:") and services["migrate"]["command"] == [
+        "dokobot",
+        "migrate",
+    ]
+    for bot in bots:
+        assert bot["build"] == "." and bot["env_file"] == ".env"  # the token stays out
+        assert bot["environment"]["DOKOBOT_DB"] == url
+        assert bot["environment"]["DOKOBOT_SHARD_COUNT"] == "4"
+        assert bot["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    # Together the two processes run every shard exactly once.
+    assert [b["environment"]["DOKOBOT_SHARDS"] for b in bots] == ["0-1", "2-3"]
+    assert {b["ports"][0] for b in bots} == {"127.0.0.1:8081:8080", "127.0.0.1:8082:8080"}
