@@ -51,6 +51,7 @@ def percentile(values: list[float], q: float) -> float:
 async def serve(db: str, tables: int, first: int, seconds: float, think: float) -> dict[str, Any]:
     """Run ``tables`` tables for ``seconds`` in this process; the raw samples."""
     from dokobot.storage import Storage
+    from dokobot.table import events as ev
     from dokobot.table.service import Member, TableError, TableService
 
     storage = await Storage.open(db)
@@ -85,47 +86,53 @@ async def serve(db: str, tables: int, first: int, seconds: float, think: float) 
             lags.append(max(0.0, (loop.time() - start - 0.02) * 1000))
 
     async def human(channel: int, user: int) -> None:
-        while not stop.is_set():
-            await asyncio.sleep(think * (0.5 + rng.random()))
-            snapshot = service.snapshot(channel)
-            if snapshot is None or snapshot.to_act is None:
-                continue
-            seat = snapshot.seats[snapshot.to_act]
-            if seat is None or seat.player_id != user:
-                continue
-            try:
-                panel = service.panel(channel, user)
-                started = time.perf_counter()
-                if panel.bids:
-                    await service.bid(
-                        channel, user, "healthy", game=panel.game_number, expected=panel.turn_no
-                    )
-                elif panel.playable:
-                    card = rng.choice(sorted(panel.playable))
-                    await service.play(
-                        channel, user, card, game=panel.game_number, expected=panel.turn_no
-                    )
-                else:
-                    continue
-                interactions.append((time.perf_counter() - started) * 1000)
-            except TableError:
-                continue  # the turn moved on meanwhile (as a late click would)
+        """The human's move, ``think`` seconds (± half) after their turn started."""
+        await asyncio.sleep(think * (0.5 + rng.random()))
+        if stop.is_set():
+            return
+        try:
+            panel = service.panel(channel, user)
+            started = time.perf_counter()
+            if panel.bids:
+                await service.bid(
+                    channel, user, "healthy", game=panel.game_number, expected=panel.turn_no
+                )
+            elif panel.playable:
+                card = rng.choice(sorted(panel.playable))
+                await service.play(
+                    channel, user, card, game=panel.game_number, expected=panel.turn_no
+                )
+            else:
+                return
+            interactions.append((time.perf_counter() - started) * 1000)
+        except TableError:
+            pass  # the turn moved on meanwhile (as a late click would)
 
-    def count(event: Any) -> None:
-        nonlocal moves
-        if type(event).__name__ in ("CardPlayed", "BidMade"):
-            moves += 1
+    pending: set[asyncio.Task[None]] = set()
 
     async def listener(event: Any) -> None:
-        count(event)
+        nonlocal moves
+        if isinstance(event, ev.CardPlayed | ev.BidMade):
+            moves += 1
+        elif isinstance(event, ev.TurnStarted) and not event.is_ai:
+            task = asyncio.create_task(human(event.channel_id, event.player_id))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
 
     service.listener = listener
-    humans = []
-    for i in range(first, first + tables):
+    t0 = time.perf_counter()
+    for i in range(first, first + tables):  # every table in its lobby first …
         guild, channel, user = 10_000 + i, 1_000_000 + i, 5_000_000 + i
         await service.open_table(guild, channel, Member(user, f"player {i}"))
-        await service.start(channel, user, ai_level="heuristic")
-        humans.append(asyncio.create_task(human(channel, user)))
+    gate = asyncio.Semaphore(50)
+
+    async def start(i: int) -> None:
+        async with gate:
+            await service.start(1_000_000 + i, 5_000_000 + i, ai_level="heuristic")
+
+    # … then all of them deal at once, as after a restart.
+    await asyncio.gather(*(start(i) for i in range(first, first + tables)))
+    print(f"{tables} tables playing after {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     tick = asyncio.create_task(ticker())
     started = time.perf_counter()
     moves = 0
@@ -133,9 +140,9 @@ async def serve(db: str, tables: int, first: int, seconds: float, think: float) 
     await asyncio.sleep(seconds)
     elapsed = time.perf_counter() - started
     stop.set()
-    for task in [*humans, tick]:
+    for task in [*pending, tick]:
         task.cancel()
-    await asyncio.gather(*humans, tick, return_exceptions=True)
+    await asyncio.gather(*pending, tick, return_exceptions=True)
     await service.close()
     await storage.close()
     return {

@@ -63,8 +63,8 @@ NEEDED_IN_THREAD = (
 UPLOAD_MARGIN = 64 * 1024
 #: The AI levels a table offers (docs/architecture.md: the AI players).
 AI_CHOICES = [
-    app_commands.Choice(name=locale_str("heuristic (a decent club player)"), value="heuristic"),
     app_commands.Choice(name=locale_str("strong (thinks through sampled deals)"), value="strong"),
+    app_commands.Choice(name=locale_str("heuristic (a decent club player)"), value="heuristic"),
     app_commands.Choice(name=locale_str("easy (makes mistakes)"), value="easy"),
     app_commands.Choice(name=locale_str("random (a beginner)"), value="random"),
 ]

@@ -33,7 +33,7 @@ from dokobot.ops import (
 from dokobot.storage import Storage, StorageError, default_path
 from dokobot.storage.db import shown
 from dokobot.table.clock import Clock, SystemClock
-from dokobot.table.service import TableService
+from dokobot.table.service import DEFAULT_AI, TableService
 
 log = logging.getLogger("dokobot")
 
@@ -64,6 +64,7 @@ class DokoBot(commands.AutoShardedBot):
         heartbeat: str | Path | None = None,
         shards: ShardPlan | None = None,
         ai_workers: int | None = None,
+        default_ai: str = DEFAULT_AI,
         health_port: int | None = None,
         health_host: str = "127.0.0.1",
     ) -> None:
@@ -93,6 +94,7 @@ class DokoBot(commands.AutoShardedBot):
             "seed_source": seed_source,
             "await_shown": True,
             "ai_workers": ai_workers,
+            "default_ai": default_ai,
         }
         #: The time of the table service and of the outboxes' pacing.
         self.clock: Clock = clock or SystemClock()
@@ -270,7 +272,7 @@ def create_bot(db_path: str | Path | None = None, **options: Any) -> DokoBot:
     ``dev_guild``, ``seed_source``, ``owner_id``, ``clock`` (the table service's time),
     ``heartbeat`` (a file refreshed every 30 s for ``dokobot health``), ``shards``
     (a ``ShardPlan``), ``ai_workers`` (processes for all AI decisions; ``None``: only
-    the strong AI's), ``health_port``/``health_host`` (``/health`` and ``/metrics``).
+    the strong AI's), ``default_ai`` (the level of AI seats no command names), ``health_port``/``health_host`` (``/health`` and ``/metrics``).
     """
     return DokoBot(db_path, **options)
 

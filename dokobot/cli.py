@@ -516,7 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
         "start a new session.",
     )
     play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
-    play.add_argument("--ai", default="heuristic", choices=AI_LEVELS, help="AI level")
+    play.add_argument("--ai", default="strong", choices=AI_LEVELS, help="AI level")
     play.add_argument(
         "--games",
         type=_positive,

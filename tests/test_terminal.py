@@ -227,7 +227,7 @@ def _sigint_as_in_a_terminal() -> None:
 
 def test_an_announcement_by_number_does_not_freeze_the_game(tmp_path: Path) -> None:
     # Seed 7: the second answer picks an announcement (the last entries of the menu).
-    proc = dokobot("play", "--seed", "7", "--pause", "0", home=tmp_path)
+    proc = dokobot("play", "--seed", "7", "--ai", "heuristic", "--pause", "0", home=tmp_path)
     out, err = proc.communicate("1\n7\n1\n1\n", timeout=60)
     assert proc.returncode == 0, err
     assert "You announce No 90!" in out
@@ -237,7 +237,7 @@ def test_an_announcement_by_number_does_not_freeze_the_game(tmp_path: Path) -> N
 
 
 def test_ctrl_c_at_a_prompt_quits_at_once_and_keeps_the_session(tmp_path: Path) -> None:
-    proc = dokobot("play", "--seed", "7", "--pause", "0", home=tmp_path)
+    proc = dokobot("play", "--seed", "7", "--ai", "heuristic", "--pause", "0", home=tmp_path)
     assert proc.stdout is not None
     seen = ""
     deadline = time.monotonic() + 60

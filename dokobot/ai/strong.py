@@ -100,9 +100,7 @@ class StrongStrategy:
     ) -> tuple[dict[Play, list[GameState]], list[float]]:
         """Each option played out on the same sampled worlds: the final states, and each
         world's weight."""
-        deadline = (
-            time.perf_counter() + self.budget_ms / 1000 if self.budget_ms is not None else None
-        )
+        deadline = _deadline(self.budget_ms)
         out: dict[Play, list[GameState]] = {p: [] for p in plays}
         weights: list[float] = []
         for _ in range(self.samples):
@@ -157,14 +155,23 @@ class StrongStrategy:
         fit = fit[:3]
         if not forced and solo_value(view.hand, Contract(fit[0].value), view.rules) < -4.0:
             return fallback
-        n = max(8, self.samples)
-        deals = [self._deal_rest(view, rng) for _ in range(n)]
-        values = {r: self._simulate(view, deals, Contract(r.value), rng) for r in fit}
-        best = max(values, key=lambda r: values[r])
+        # The same deals for every candidate, dealt and played until the budget ends.
+        deadline = _deadline(self.budget_ms)
+        candidates: list[Reservation | None] = [*fit, None] if not forced else list(fit)
+        totals = dict.fromkeys(candidates, 0.0)
+        played = 0
+        for _ in range(max(8, self.samples)):
+            hands = self._deal_rest(view, rng)
+            for candidate in candidates:
+                contract = None if candidate is None else Contract(candidate.value)
+                totals[candidate] += self._simulate(view, hands, contract, rng)
+            played += 1
+            if deadline is not None and played >= 4 and time.perf_counter() > deadline:
+                break
+        best = max(fit, key=lambda r: totals[r])
         if forced:
             return legal[best]
-        normal = self._simulate(view, deals, None, rng)
-        if values[best] > normal + self.solo_margin:
+        if totals[best] > totals[None] + self.solo_margin * played:
             return legal[best]
         return fallback
 
@@ -183,44 +190,46 @@ class StrongStrategy:
     def _simulate(
         self,
         view: PlayerView,
-        deals: Sequence[Sequence[Sequence[Card]]],
+        hands: Sequence[Sequence[Card]],
         contract: Contract | None,
         rng: random.Random,
     ) -> float:
-        """Mean score of the seat over ``deals`` with ``contract`` (``None``: a normal game)."""
+        """The seat's score on one deal with ``contract`` (``None``: a normal game)."""
         rules = view.rules
         seat = view.seat
-        total = 0.0
-        for hands in deals:
-            setup = GameSetup(
-                rules=rules, dealer=view.dealer, hands=tuple(tuple(sorted(h)) for h in hands)
-            )
-            left = (view.dealer + 1) % 4
-            if contract is not None:
-                order = order_for(rules, contract)
-                re = tuple(s == seat for s in range(4))
-                parties = Parties(contract, seat, None, re, False, order, True)
-                leader = seat if rules.soloist_leads else left
-            else:
-                queen = team_card(rules)
-                holders = {s for s in range(4) if queen in hands[s]}
-                re = tuple(s in holders for s in range(4))
-                order = order_for(rules, Contract.NORMAL)
-                # One seat with both queens that says healthy plays a silent marriage.
-                kind = Contract.NORMAL if len(holders) == 2 else Contract.SILENT_MARRIAGE
-                declarer = None if len(holders) == 2 else min(holders)
-                parties = Parties(kind, declarer, None, re, False, order, True)
-                leader = left
-            state = dataclasses.replace(
-                GameState.new(setup),
-                phase=Phase.PLAY,
-                parties=parties,
-                leader=leader,
-                to_act=leader,
-            )
-            final = playout(state, random.Random(rng.random()), self.solver_tricks)
-            total += score(final).scores[seat]
-        return total / len(deals)
+        setup = GameSetup(
+            rules=rules, dealer=view.dealer, hands=tuple(tuple(sorted(h)) for h in hands)
+        )
+        left = (view.dealer + 1) % 4
+        if contract is not None:
+            order = order_for(rules, contract)
+            re = tuple(s == seat for s in range(4))
+            parties = Parties(contract, seat, None, re, False, order, True)
+            leader = seat if rules.soloist_leads else left
+        else:
+            queen = team_card(rules)
+            holders = {s for s in range(4) if queen in hands[s]}
+            re = tuple(s in holders for s in range(4))
+            order = order_for(rules, Contract.NORMAL)
+            # One seat with both queens that says healthy plays a silent marriage.
+            kind = Contract.NORMAL if len(holders) == 2 else Contract.SILENT_MARRIAGE
+            declarer = None if len(holders) == 2 else min(holders)
+            parties = Parties(kind, declarer, None, re, False, order, True)
+            leader = left
+        state = dataclasses.replace(
+            GameState.new(setup),
+            phase=Phase.PLAY,
+            parties=parties,
+            leader=leader,
+            to_act=leader,
+        )
+        final = playout(state, random.Random(rng.random()), self.solver_tricks)
+        return float(score(final).scores[seat])
+
+
+def _deadline(budget_ms: float | None) -> float | None:
+    """When a decision with this budget must be done (``None``: no clock, only samples)."""
+    return None if budget_ms is None else time.perf_counter() + budget_ms / 1000
 
 
 def _with_call(state: GameState, party: Party, level: int) -> GameState:

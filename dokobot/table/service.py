@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import random
 import secrets
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
@@ -70,7 +71,10 @@ log = logging.getLogger(__name__)
 
 Listener = Callable[[ev.Event], Awaitable[None]]
 AI_NAMES = ("Anton", "Berta", "Cäsar", "Dora")
-DEFAULT_AI = "heuristic"
+#: The level of AI seats unless the table says otherwise (issue: the strong AI fills seats).
+DEFAULT_AI = "strong"
+#: The level that decides when a worker fails or is too slow.
+FALLBACK_AI = "heuristic"
 #: The strong AI's time per decision in the bot (docs/architecture.md).
 STRONG_BUDGET_MS = 450.0
 
@@ -314,6 +318,7 @@ class TableService:
         ai_timeout: float | None = None,
         ai_workers: int | None = None,
         owns: Callable[[int], bool] | None = None,
+        default_ai: str = DEFAULT_AI,
     ) -> None:
         """``await_shown``: a human's turn clock starts only once ``turn_shown`` says the
         turn is on screen (or after ``show_grace`` seconds, if it cannot be shown).
@@ -324,7 +329,8 @@ class TableService:
         every AI level thinks in that many worker processes (the bot: one per core);
         without, only the strong AI does and the others think in a thread.
 
-        ``owns(guild_id)``: whether this process serves that server (its shards);
+        ``default_ai``: the level of AI seats when neither the command nor the table
+        names one. ``owns(guild_id)``: whether this process serves that server (its shards);
         ``restore`` brings back only those tables."""
         self.storage = storage
         self.clock = clock or SystemClock()
@@ -338,7 +344,8 @@ class TableService:
         self._seed_source = seed_source or (lambda: secrets.randbits(48))
         self._tables: dict[int, _Table] = {}
         self._outlets: dict[int, _Outlet] = {}
-        self._fallback = make_strategy(DEFAULT_AI)
+        self._fallback = make_strategy(FALLBACK_AI)
+        self.default_ai = default_ai
         self.ai_budget_ms = ai_budget_ms
         self.ai_timeout = ai_timeout
         self._pool: ProcessPoolExecutor | None = None
@@ -656,7 +663,7 @@ class TableService:
         self, channel_id: int, user_id: int, level: str | None = None
     ) -> TableSnapshot:
         table = self._table(channel_id)
-        level = level or table.settings.get("ai_level") or DEFAULT_AI
+        level = level or table.settings.get("ai_level") or self.default_ai
         if level not in LEVELS:
             raise TableError(
                 "Unknown AI level {level}: choose {levels}.",
@@ -691,7 +698,7 @@ class TableService:
         """
         table = self._table(channel_id)
         self._owner_only(table, user_id)
-        ai_level = ai_level or table.settings.get("ai_level") or DEFAULT_AI
+        ai_level = ai_level or table.settings.get("ai_level") or self.default_ai
         if ai_level not in LEVELS:
             raise TableError(
                 "Unknown AI level {level}: choose {levels}.",
@@ -1289,7 +1296,11 @@ class TableService:
                 expected, game_id = len(state.actions), table.game_id
             await self.clock.sleep(self.ai_pause)
             s = table.seats[seat]
-            level = s.ai_level if s is not None and s.ai_level else DEFAULT_AI
+            level = (
+                s.ai_level
+                if s is not None and s.ai_level
+                else table.settings.get("ai_level") or self.default_ai
+            )
             seed = f"{table.seed}:{table.seq}:{expected}"
             view = player_view(state, seat)
             if not table.plan.ai_announces:
@@ -1329,7 +1340,9 @@ class TableService:
         timeout = self.ai_timeout if self.ai_timeout is not None else 4 * budget / 1000 + 1
         loop = asyncio.get_running_loop()
         try:
-            work = loop.run_in_executor(self._workers(), ai_decision, level, view, seed, budget)
+            # The budget counts from now: time queued for a busy worker is thinking time lost.
+            due = time.time() + budget / 1000
+            work = loop.run_in_executor(self._workers(), ai_decision, level, view, seed, due)
             action = await asyncio.wait_for(work, timeout)
             metrics.AI_DECISIONS.labels(level, "worker").inc()
             return action
@@ -1413,7 +1426,7 @@ class TableService:
         assert session is not None and table.session_id is not None
         table.human_acted = False
         for seat in sorted(table.leaving):
-            await self._seat_ai(table, seat, DEFAULT_AI)
+            await self._seat_ai(table, seat, table.settings.get("ai_level") or self.default_ai)
             table.away.discard(seat)
         if table.leaving:
             table.leaving.clear()
@@ -1592,8 +1605,14 @@ class TableService:
         )
 
 
-def ai_decision(level: str, view: PlayerView, seed: str, budget_ms: float) -> Action:
-    """One AI decision, in a worker process: the view goes in, the action comes back."""
+#: The least a strong decision searches, even when it waited past its time in the queue.
+MIN_BUDGET_MS = 30.0
+
+
+def ai_decision(level: str, view: PlayerView, seed: str, due: float) -> Action:
+    """One AI decision, in a worker process: the view goes in, the action comes back by
+    ``due`` (wall-clock time), however long it queued."""
+    budget_ms = max(MIN_BUDGET_MS, (due - time.time()) * 1000)
     strategy = make_strategy(level, budget_ms=budget_ms if level == "strong" else None)
     return strategy.choose(view, random.Random(seed))
 

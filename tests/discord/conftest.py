@@ -30,6 +30,8 @@ def make_bot(db_path: Path, **overrides: Any) -> Any:
         "requests_per_second": None,
         # One process with the one shard SimCord runs (the bot is an AutoShardedBot).
         "shards": ShardPlan((0,), 1),
+        # The quick AI in a thread (the strong AI's workers have their own tests).
+        "default_ai": "heuristic",
     }
     options.update(overrides)
     return create_bot(db_path, **options)

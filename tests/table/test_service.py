@@ -48,6 +48,8 @@ def service(storage: Storage, clock: FakeClock, recorder: Recorder, **kw: Any) -
         "turn_seconds": 90.0,
         "between_games": 1000.0,
         "seed_source": lambda: 1234,
+        # The quick AI in a thread: the tests of the strong AI's workers set their own.
+        "default_ai": "heuristic",
     } | kw
     return TableService(storage, clock=clock, listener=recorder, **options)
 
