@@ -146,8 +146,12 @@ class PostgresDatabase(Database):
                 try:
                     yield
                 except BaseException:
-                    if not conn.is_closed():
+                    try:
                         await conn.execute("ROLLBACK")
+                    except Exception:
+                        # Cancelled mid-statement (a shutdown): the connection is in no
+                        # state to talk; closing it drops the transaction just the same.
+                        conn.terminate()
                     raise
                 await self._commit_timed()
             finally:

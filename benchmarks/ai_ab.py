@@ -1,0 +1,137 @@
+"""Two versions of the strong AI on the same deals: is the difference real?
+
+Each deal is played once per rotation with version A in the rotating seat and
+three opponents (``--opponents``), then again, same deal, same seat, same
+random seeds, with version B. The paired differences A − B (score points per
+game) go into a two-sided t-test; with ``--sequential`` the run stops early as
+soon as p < ``--alpha`` (checked every ``--batch`` deals, a Pocock-style bound
+is used so that looking often does not inflate the error rate).
+
+    python benchmarks/ai_ab.py --deals 1000 --a '{"inference": true}' \
+        --b '{"inference": false}' --budget-ms 450 --jobs 2
+
+Prints the mean difference ± standard error, t, the p-value and both means.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from dokobot.ai import make_strategy
+from dokobot.ai.arena import play_deal
+from dokobot.ai.strong import StrongStrategy
+from dokobot.engine import DDV, GameSetup, deal, outcome
+
+
+def one_deal(
+    index: int, seed: int, a: dict[str, Any], b: dict[str, Any], opponents: str
+) -> list[tuple[int, int]]:
+    """Deal ``index``, four rotations: (A's score, B's score) in the rotating seat."""
+    hands = deal(random.Random(f"{seed}:{index}:deal"))
+    setup = GameSetup(rules=DDV, dealer=index % 4, hands=hands)
+    pairs = []
+    for seat in range(4):
+        scores = []
+        for options in (a, b):
+            players = [
+                StrongStrategy(**options) if s == seat else make_strategy(opponents)
+                for s in range(4)
+            ]
+            state, _ = play_deal(setup, players, random.Random(f"{seed}:{index}:{seat}"))
+            scores.append(outcome(state)["scores"][seat])
+        pairs.append((scores[0], scores[1]))
+    return pairs
+
+
+def p_value(t: float) -> float:
+    """Two-sided p of a t statistic (normal approximation: hundreds of pairs)."""
+    return math.erfc(abs(t) / math.sqrt(2))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--a", default='{"inference": true}', help="StrongStrategy options (JSON)")
+    parser.add_argument("--b", default='{"inference": false}', help="StrongStrategy options")
+    parser.add_argument("--budget-ms", type=float, help="time per decision (default: samples)")
+    parser.add_argument("--samples", type=int, default=20)
+    parser.add_argument("--opponents", default="heuristic")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--sequential", action="store_true")
+    parser.add_argument("--batch", type=int, default=100)
+    parser.add_argument("--alpha", type=float, default=0.05)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    common = {"samples": args.samples, "budget_ms": args.budget_ms}
+    a = {**common, **json.loads(args.a)}
+    b = {**common, **json.loads(args.b)}
+    looks = max(1, math.ceil(args.deals / args.batch)) if args.sequential else 1
+    # Pocock's constant bound for `looks` equally spaced looks (two-sided), approximated
+    # by Bonferroni, which is on the safe side.
+    alpha_per_look = args.alpha / looks
+    diffs: list[int] = []
+    a_scores: list[int] = []
+    b_scores: list[int] = []
+    verdict = "no significant difference"
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        done = 0
+        while done < args.deals:
+            batch = range(done, min(args.deals, done + args.batch))
+            futures = [pool.submit(one_deal, i, args.seed, a, b, args.opponents) for i in batch]
+            for future in futures:
+                for sa, sb in future.result():
+                    a_scores.append(sa)
+                    b_scores.append(sb)
+                    diffs.append(sa - sb)
+            done = batch.stop
+            mean = statistics.fmean(diffs)
+            se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+            t = mean / se if se else 0.0
+            p = p_value(t)
+            print(
+                f"{done} deals × 4: A − B = {mean:+.3f} ± {se:.3f}, t = {t:+.2f}, p = {p:.4f}",
+                file=sys.stderr,
+                flush=True,
+            )
+            if args.sequential and p < alpha_per_look:
+                break
+    if p < alpha_per_look:
+        verdict = "A better" if mean > 0 else "B better"
+    report = {
+        "a": a,
+        "b": b,
+        "opponents": args.opponents,
+        "games": len(diffs),
+        "mean_a": round(statistics.fmean(a_scores), 3),
+        "mean_b": round(statistics.fmean(b_scores), 3),
+        "diff": round(mean, 3),
+        "se": round(se, 3),
+        "t": round(t, 2),
+        "p": round(p, 5),
+        "alpha_per_look": alpha_per_look,
+        "verdict": verdict,
+    }
+    print(
+        f"A {a} vs B {b} against 3 × {args.opponents}, {len(diffs)} games: "
+        f"A {report['mean_a']:+.3f}, B {report['mean_b']:+.3f}, A − B {mean:+.3f} ± {se:.3f}, "
+        f"t = {t:+.2f}, p = {p:.4f} (two-sided paired t-test, level {alpha_per_look:.4f} "
+        f"per look): {verdict}"
+    )
+    if args.json:
+        print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
