@@ -272,7 +272,8 @@ def create_bot(db_path: str | Path | None = None, **options: Any) -> DokoBot:
     ``dev_guild``, ``seed_source``, ``owner_id``, ``clock`` (the table service's time),
     ``heartbeat`` (a file refreshed every 30 s for ``dokobot health``), ``shards``
     (a ``ShardPlan``), ``ai_workers`` (processes for all AI decisions; ``None``: only
-    the strong AI's), ``default_ai`` (the level of AI seats no command names), ``health_port``/``health_host`` (``/health`` and ``/metrics``).
+    the strong AI's), ``default_ai`` (the level of AI seats no command names),
+    ``health_port``/``health_host`` (``/health`` and ``/metrics``).
     """
     return DokoBot(db_path, **options)
 

@@ -50,7 +50,7 @@ def check_endpoint(url: str, *, timeout: float = 5.0) -> str | None:
     import urllib.request
 
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310
+        with urllib.request.urlopen(url, timeout=timeout) as response:
             body = response.read()
     except urllib.error.HTTPError as exc:  # 503: the body says why
         body = exc.read()

@@ -9,6 +9,7 @@ both agree on legal moves, trick winners and card points.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 
 from dokobot.engine import TRUMP, Card, CardOrder
@@ -29,15 +30,60 @@ class Tables:
     class_mask: tuple[int, ...]
     #: Whether the second ♥10 beats the first: in an ordinary trick, in the last one.
     second_dulle_wins: tuple[bool, bool]
+    #: Per physical card: its run (-1: none) — faces of one class, next to each other
+    #: in power, with the same points (the four jacks of a normal game) — and its
+    #: place in the run, weakest first.
+    run: tuple[int, ...] = ()
+    run_place: tuple[int, ...] = ()
+    #: Per run: the mask of the two copies of each of its faces, by place.
+    run_faces: tuple[tuple[int, ...], ...] = ()
+    #: The mask of every card in a run.
+    run_cards: int = 0
 
     @classmethod
     def of(cls, order: CardOrder, second_wins: tuple[bool, bool] = (False, False)) -> Tables:
         """``second_wins``: whether the second ♥10 wins in a trick that is not / is the last."""
-        klass = tuple(order.suit_class[FACES[i]] for i in range(48))
-        power = tuple(order.power[FACES[i]] for i in range(48))
-        points = tuple(CARD_POINTS[FACES[i]] for i in range(48))
-        masks = tuple(sum(1 << i for i in range(48) if klass[i] == k) for k in range(5))
-        return cls(klass, power, points, masks, second_wins)
+        return _tables(order, second_wins)
+
+
+@functools.lru_cache(maxsize=64)
+def _tables(order: CardOrder, second_wins: tuple[bool, bool]) -> Tables:
+    klass = tuple(order.suit_class[FACES[i]] for i in range(48))
+    power = tuple(order.power[FACES[i]] for i in range(48))
+    points = tuple(CARD_POINTS[FACES[i]] for i in range(48))
+    masks = tuple(sum(1 << i for i in range(48) if klass[i] == k) for k in range(5))
+    # Runs of touching cards with the same points (never the ♥10, whose second copy
+    # may beat the first).
+    run, place = [-1] * 48, [0] * 48
+    runs: list[tuple[int, ...]] = []
+    for k in range(5):
+        faces = sorted(
+            (f for f in range(0, 48, 2) if klass[f] == k and FACES[f] != Card.H10),
+            key=lambda f: power[f],
+        )
+        group: list[int] = []
+        for f in [*faces, -1]:
+            touching = (
+                f != -1
+                and group
+                and points[f] == points[group[-1]]
+                and not any(
+                    power[group[-1]] < power[g] < power[f] for g in range(0, 48, 2) if klass[g] == k
+                )
+            )
+            if touching:
+                group.append(f)
+                continue
+            if len(group) > 1:
+                for i, face in enumerate(group):
+                    for copy in (face, face + 1):
+                        run[copy], place[copy] = len(runs), i
+                runs.append(tuple(3 << face for face in group))
+            group = [f] if f != -1 else []
+    cards = sum(1 << i for i in range(48) if run[i] >= 0)
+    return Tables(
+        klass, power, points, masks, second_wins, tuple(run), tuple(place), tuple(runs), cards
+    )
 
 
 def mask_of(cards: Sequence[Card]) -> int:
@@ -102,8 +148,13 @@ def _moves(mask: int) -> list[int]:
 class Solver:
     """Alpha-beta with a transposition table: the card points one party takes from here on."""
 
-    def __init__(self, tables: Tables, ours: Sequence[bool], tricks_left: int) -> None:
+    def __init__(
+        self, tables: Tables, ours: Sequence[bool], tricks_left: int, *, dynamic: bool = True
+    ) -> None:
         self.tables = tables
+        #: Search one of each group of equivalent cards and order the moves by the trick
+        #: as it stands (else every card, by strength alone).
+        self.dynamic = dynamic
         self.ours = tuple(ours)
         self.total_tricks = tricks_left
         #: Trick starts: (lower bound, upper bound) of the value from there.
@@ -119,6 +170,14 @@ class Solver:
         for position, m in enumerate(by_strength):
             rank[m] = position
         self._rank = rank
+        #: Most points first, then the weakest card (feeding a partner's trick).
+        by_points = sorted(range(48), key=lambda m: (-tables.points[m], -rank[m]))
+        greasy = [0] * 48
+        for position, m in enumerate(by_points):
+            greasy[m] = position
+        self._greasy = greasy
+        #: The ordered moves of a legal mask (and whether the own party takes the trick).
+        self._lists: dict[int, list[int]] = {}
 
     def value(
         self, hands: Sequence[int], leader: int, trick: Sequence[int], tricks_left: int
@@ -132,10 +191,10 @@ class Solver:
         """The best card (physical index) for the seat to play, and the value it keeps."""
         seat = (leader + len(trick)) % 4
         led = trick[0] if trick else None
-        moves = _moves(legal_mask(hands[seat], led, self.tables))
+        moves = self._candidates(hands, seat, trick, legal_mask(hands[seat], led, self.tables))
         maximise = self.ours[seat]
         best_move, best_value = moves[0], -1 if maximise else 241
-        for move in self._ordered(moves, trick, seat):
+        for move in moves:
             value = self._after(tuple(hands), leader, tuple(trick), tricks_left, seat, move)
             if (value > best_value) if maximise else (value < best_value):
                 best_move, best_value = move, value
@@ -191,7 +250,7 @@ class Solver:
         a0, b0 = alpha, beta
         seat = (leader + len(trick)) % 4
         led = trick[0] if trick else None
-        moves = self._ordered(_moves(legal_mask(hands[seat], led, self.tables)), trick, seat)
+        moves = self._candidates(hands, seat, trick, legal_mask(hands[seat], led, self.tables))
         if self.ours[seat]:
             best = -1
             for move in moves:
@@ -224,6 +283,70 @@ class Solver:
             self.table[key] = (low, high) if low <= high else (low, low)
         return best
 
-    def _ordered(self, moves: list[int], trick: Sequence[int], seat: int) -> list[int]:
-        moves.sort(key=self._rank.__getitem__)
+    def _distinct(
+        self, moves: list[int], hands: Sequence[int], seat: int, trick: Sequence[int]
+    ) -> list[int]:
+        """One card of each group of equivalent ones: cards of a run (same class, same
+        points, next to each other in power) with no other player's card between or
+        equal to them take and lose the same tricks, so only the weakest is searched."""
+        run = self.tables.run
+        in_runs = [m for m in moves if run[m] >= 0]
+        if len(in_runs) < 2:
+            return moves
+        busy = 0
+        for s, hand in enumerate(hands):
+            if s != seat:
+                busy |= hand
+        for card in trick:
+            busy |= 1 << card
+        place, faces = self.tables.run_place, self.tables.run_faces
+        in_runs.sort(key=place.__getitem__)
+        last: dict[int, int] = {}
+        dropped = []
+        for m in in_runs:
+            r = run[m]
+            prev = last.get(r)
+            if prev is not None:
+                # The other copies of the two faces count too: of two equal cards the
+                # first played takes the trick.
+                span = 0
+                for p in range(place[prev], place[m] + 1):
+                    span |= faces[r][p]
+                if not busy & span:
+                    dropped.append(m)
+                    continue
+            last[r] = m
+        return [m for m in moves if m not in dropped] if dropped else moves
+
+    def _candidates(
+        self, hands: Sequence[int], seat: int, trick: Sequence[int], legal: int
+    ) -> Sequence[int]:
+        """The moves to search, the likely best first so that alpha-beta cuts early: the
+        strongest cards, except that when the own party already takes the trick the
+        cards with the most points come first (schmieren); one card of each group of
+        equivalent ones."""
+        greasy = False
+        if self.dynamic and len(trick) >= 2:
+            winner = (seat - len(trick) + self._leading(trick)) % 4
+            greasy = self.ours[winner] == self.ours[seat]
+        key = legal * 2 + greasy
+        moves = self._lists.get(key)
+        if moves is None:
+            moves = _moves(legal)
+            moves.sort(key=(self._greasy if greasy else self._rank).__getitem__)
+            self._lists[key] = moves
+        if self.dynamic and (legal & self.tables.run_cards).bit_count() >= 2:
+            return self._distinct(moves, hands, seat, trick)
         return moves
+
+    def _leading(self, trick: Sequence[int]) -> int:
+        """Index of the card that takes the trick so far (the second ♥10 aside)."""
+        cls, power = self.tables.cls, self.tables.power
+        best = 0
+        for i in range(1, len(trick)):
+            c, b = trick[i], trick[best]
+            if (cls[c] == TRUMP and (cls[b] != TRUMP or power[c] > power[b])) or (
+                cls[c] == cls[b] and power[c] > power[b]
+            ):
+                best = i
+        return best

@@ -38,4 +38,3 @@ async def test_the_connected_bot_keeps_a_heartbeat_and_clears_it_on_close(
     assert check_heartbeat(path, now=time.time()) == (
         "the bot is running but not connected to Discord"
     )
-
