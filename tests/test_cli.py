@@ -147,7 +147,7 @@ def test_version_and_help_show_what_a_newcomer_needs() -> None:
     assert "seed of the first deal" in help_sim and "(default: 1)" in help_sim
     assert "levels: easy, heuristic," in help_sim and "normal, random, strong" in help_sim
     assert "non-solo ± se" in help_sim
-    assert "(default: heuristic)" in run("play", "--help").stdout
+    assert "(default: strong)" in run("play", "--help").stdout
 
 
 def test_render_writes_outside_the_checkout_by_default(tmp_path: Path) -> None:
