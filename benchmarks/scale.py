@@ -48,7 +48,9 @@ def percentile(values: list[float], q: float) -> float:
 # ---------------------------------------------------------------------- one process
 
 
-async def serve(db: str, tables: int, first: int, seconds: float, think: float) -> dict[str, Any]:
+async def serve(
+    db: str, tables: int, first: int, seconds: float, think: float, ai: str = "heuristic"
+) -> dict[str, Any]:
     """Run ``tables`` tables for ``seconds`` in this process; the raw samples."""
     from dokobot.storage import Storage
     from dokobot.table import events as ev
@@ -128,7 +130,7 @@ async def serve(db: str, tables: int, first: int, seconds: float, think: float) 
 
     async def start(i: int) -> None:
         async with gate:
-            await service.start(1_000_000 + i, 5_000_000 + i, ai_level="heuristic")
+            await service.start(1_000_000 + i, 5_000_000 + i, ai_level=ai)
 
     # … then all of them deal at once, as after a restart.
     await asyncio.gather(*(start(i) for i in range(first, first + tables)))
@@ -155,7 +157,7 @@ async def serve(db: str, tables: int, first: int, seconds: float, think: float) 
 
 
 def worker_main(args: argparse.Namespace) -> int:
-    result = asyncio.run(serve(args.db, args.tables, args.first, args.seconds, args.think))
+    result = asyncio.run(serve(args.db, args.tables, args.first, args.seconds, args.think, args.ai))
     json.dump(result, sys.stdout)
     return 0
 
@@ -182,6 +184,8 @@ def run_processes(db: str, tables: int, processes: int, args: argparse.Namespace
                 str(args.seconds),
                 "--think",
                 str(args.think),
+                "--ai",
+                args.ai,
             ],
             stdout=subprocess.PIPE,
             text=True,
@@ -232,6 +236,10 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--think", type=float, default=2.0, help="the human's seconds a move")
     parser.add_argument("--postgres", help="a PostgreSQL server URL (default: start one)")
+    parser.add_argument("--ai", default="heuristic", help="the AI level of the three AI seats")
+    parser.add_argument(
+        "--sqlite-only", action="store_true", help="only the one-process SQLite setup"
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
@@ -242,7 +250,7 @@ def main() -> int:
 
     server = args.postgres or os.environ.get("DOKOBOT_TEST_POSTGRES")
     folder = None
-    if not server:
+    if not server and not args.sqlite_only:
         folder = tempfile.mkdtemp(prefix="dokobot-bench-pg-")
         script = str(ROOT / "scripts" / "postgres_server.py")
         started = subprocess.run(
@@ -254,15 +262,21 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             sqlite = run_processes(str(Path(tmp) / "bench.sqlite3"), args.tables, 1, args)
-        postgres = run_processes(fresh_postgres(server), args.tables, 2, args)
+        postgres = (
+            None
+            if args.sqlite_only
+            else run_processes(fresh_postgres(server), args.tables, 2, args)
+        )
     finally:
         if folder is not None:
             script = str(ROOT / "scripts" / "postgres_server.py")
             subprocess.run([sys.executable, script, "stop", folder], capture_output=True)
-    rows = [("1 process, SQLite", sqlite), ("2 processes, PostgreSQL", postgres)]
+    rows = [("1 process, SQLite", sqlite)]
+    if postgres is not None:
+        rows.append(("2 processes, PostgreSQL", postgres))
     print(
         f"{args.tables} tables, {args.seconds:.0f} s, humans think {args.think:.1f} s, "
-        f"AI 1.2 s a move, {os.cpu_count()} cores"
+        f"AI ({args.ai}) 1.2 s a move, {os.cpu_count()} cores"
     )
     print(
         f"{'setup':<26}{'interaction p50/p95':>22}{'loop lag p99':>14}"

@@ -26,6 +26,7 @@ from dokobot.ops import (
     HealthServer,
     LoopLag,
     ShardPlan,
+    ai_workers,
     configure_logging,
     health_port,
     shard_plan,
@@ -316,7 +317,7 @@ def run() -> int:
     owner = _int_setting("DOKOBOT_OWNER_ID")
     shards = shard_plan()
     port = health_port()
-    workers = _int_setting("DOKOBOT_AI_WORKERS")
+    workers = ai_workers()
     configure_logging()
     bot = create_bot(
         os.environ.get("DOKOBOT_DB") or None,
@@ -325,7 +326,7 @@ def run() -> int:
         heartbeat=os.environ.get("DOKOBOT_HEARTBEAT") or None,
         shards=shards,
         # Every AI decision in worker processes, one per core (docs/architecture.md).
-        ai_workers=workers if workers is not None else (os.cpu_count() or 2),
+        ai_workers=workers,
         health_port=port,
         health_host=os.environ.get("DOKOBOT_HEALTH_HOST", "127.0.0.1"),
     )

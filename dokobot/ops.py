@@ -174,6 +174,18 @@ def configure_logging(fmt: str | None = None) -> None:
     logging.getLogger("discord").setLevel(logging.WARNING)
 
 
+def ai_workers(environ: dict[str, str] | None = None) -> int:
+    """``DOKOBOT_AI_WORKERS``: worker processes for AI decisions (default: one per core;
+    ``0``: think in a thread, for a machine that cannot start processes)."""
+    env = os.environ if environ is None else environ
+    text = env.get("DOKOBOT_AI_WORKERS", "").strip()
+    if not text:
+        return os.cpu_count() or 2
+    if not text.isdigit():
+        raise UsageError(f"DOKOBOT_AI_WORKERS must be a whole number ≥ 0, not {text!r}")
+    return int(text)
+
+
 def health_port(environ: dict[str, str] | None = None) -> int | None:
     """``DOKOBOT_HEALTH_PORT`` as a port number (``None``: no endpoint)."""
     env = os.environ if environ is None else environ

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from dokobot.errors import UsageError
-from dokobot.ops import HealthServer, ShardPlan, configure_logging, shard_plan
+from dokobot.ops import HealthServer, ShardPlan, ai_workers, configure_logging, shard_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,6 +38,14 @@ def test_shards_come_from_the_environment() -> None:
     ):
         with pytest.raises(UsageError, match=message):
             shard_plan(env)
+
+
+def test_ai_workers_come_from_the_environment() -> None:
+    assert ai_workers({"DOKOBOT_AI_WORKERS": "3"}) == 3
+    assert ai_workers({"DOKOBOT_AI_WORKERS": "0"}) == 0  # in a thread
+    assert ai_workers({}) == (os.cpu_count() or 2)
+    with pytest.raises(UsageError, match="DOKOBOT_AI_WORKERS must be a whole number ≥ 0"):
+        ai_workers({"DOKOBOT_AI_WORKERS": "many"})
 
 
 def test_a_server_belongs_to_the_shard_discord_sends_it_to() -> None:

@@ -62,6 +62,10 @@ class StrongStrategy:
     #: Expected gain over a normal game a voluntary solo must promise. The simulated
     #: defenders see every card, so the simulation is on the careful side already.
     solo_margin: float = 0.0
+    #: A compulsory solo still owed (tournament list) costs this much in a later game,
+    #: where it may have to be played with any hand (Vorführen): a solo now that
+    #: simulates up to this much worse than a normal game is still the better moment.
+    owed_solo_cost: float = 2.0
     #: Weight worlds by how well they explain the others' announcements (inference).
     inference: bool = True
     name: str = "strong"
@@ -171,7 +175,10 @@ class StrongStrategy:
         best = max(fit, key=lambda r: totals[r])
         if forced:
             return legal[best]
-        if totals[best] > totals[None] + self.solo_margin * played:
+        margin = self.solo_margin
+        if view.rules.compulsory_solos and view.solo_owed[view.seat]:
+            margin -= self.owed_solo_cost  # docs/rules.md §5: the best moment is a good hand
+        if totals[best] > totals[None] + margin * played:
             return legal[best]
         return fallback
 

@@ -45,6 +45,8 @@ class PlayerView:
     order: CardOrder = NORMAL_ORDER
     #: Declarations so far: Schweinchen, half chicken, Genscher (public).
     declared: tuple[Declared, ...] = ()
+    #: A tournament list: who still owes a compulsory solo (public on the sheet, §5).
+    solo_owed: tuple[bool, ...] = (False, False, False, False)
 
     @property
     def own_party(self) -> Party | None:
@@ -98,6 +100,7 @@ def player_view(state: GameState, seat: int) -> PlayerView:
         poverty_trumps_returned=trumps_back,
         order=parties.order,
         declared=state.calls.declared,
+        solo_owed=state.setup.solo_owed,
     )
 
 

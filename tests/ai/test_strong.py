@@ -249,3 +249,46 @@ def test_easy_plays_whole_games_without_solos_or_announcements() -> None:
             final.parties.declarer == 0 and final.contract and final.contract.is_announced_solo
         )
         assert all(m.seat != 0 for m in final.calls.log)
+
+
+#: Deals (of 80 scanned) where owing the solo changes the choice: a jack solo instead of
+#: healthy, a diamonds solo instead of a marriage.
+SOLO_TIMING_SEEDS = (3, 12)
+
+
+def test_an_owed_compulsory_solo_is_played_with_a_hand_good_enough_for_it() -> None:
+    """Tournament list (docs/rules.md §5): owing a compulsory solo, the strong AI takes
+    a hand whose solo simulates a little worse than a normal game — a later one may
+    have to be played with any hand — and without the debt it says healthy."""
+    rules = RuleSet(compulsory_solos=1)
+
+    def choice(seed: int, owed: bool) -> Reservation:
+        hands = deal(random.Random(f"owed:{seed}"))
+        owes = (owed, False, False, False)
+        state = GameState.new(GameSetup(rules=rules, dealer=3, hands=hands, solo_owed=owes))
+        action = StrongStrategy(samples=8).choose(player_view(state, 0), random.Random(seed))
+        assert isinstance(action, Bid)
+        return action.reservation
+
+    assert [(choice(s, False), choice(s, True)) for s in SOLO_TIMING_SEEDS] == [
+        (Reservation.HEALTHY, Reservation.JACK_SOLO),
+        (Reservation.MARRIAGE, Reservation.DIAMONDS_SOLO),
+    ]
+    # Without a list (no compulsory solos) owing means nothing: healthy as before.
+    assert (
+        not StrongStrategy(samples=8)
+        .choose(
+            player_view(
+                GameState.new(
+                    GameSetup(
+                        dealer=3,
+                        hands=deal(random.Random("owed:3")),
+                        solo_owed=(True, False, False, False),
+                    )
+                ),
+                0,
+            ),
+            random.Random(3),
+        )
+        .reservation.is_solo
+    )  # type: ignore[union-attr]
