@@ -58,9 +58,24 @@ async def new_postgres_database(server: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, ""))
 
 
+async def drop_postgres_database(server: str, url: str) -> None:
+    """Remove a test database again (a server the tests were given stays tidy)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(server)
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{urlsplit(url).path[1:]}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh, empty database: an SQLite file, then a PostgreSQL database."""
     if request.param == "sqlite":
-        return str(tmp_path / "doko.sqlite3")
-    return asyncio.run(new_postgres_database(request.getfixturevalue("postgres_server")))
+        yield str(tmp_path / "doko.sqlite3")
+        return
+    server = request.getfixturevalue("postgres_server")
+    url = asyncio.run(new_postgres_database(server))
+    yield url
+    asyncio.run(drop_postgres_database(server, url))

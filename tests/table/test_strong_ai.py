@@ -117,3 +117,29 @@ async def test_a_crashed_worker_never_stalls_the_table(
         assert svc._pool is not pool  # fresh workers took over
     finally:
         await svc.close()
+
+
+def test_a_decision_that_queued_for_a_worker_searches_only_the_time_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The budget counts from the table's request: queue time is thinking time lost,
+    down to a floor of 30 ms; the quick levels get no clock at all."""
+    import time
+
+    from dokobot.ai import make_strategy
+    from dokobot.engine import GameSetup, GameState, deal, player_view
+    from dokobot.table import service as service_module
+
+    budgets: list[float | None] = []
+
+    def spy(level: str, *, samples: int | None = None, budget_ms: float | None = None) -> Any:
+        budgets.append(budget_ms)
+        return make_strategy("random")
+
+    monkeypatch.setattr(service_module, "make_strategy", spy)
+    view = player_view(GameState.new(GameSetup(dealer=3, hands=deal(random.Random(1)))), 0)
+    service_module.ai_decision("strong", view, "s", time.time() + 0.4)
+    service_module.ai_decision("strong", view, "s", time.time() - 5.0)  # queued too long
+    service_module.ai_decision("heuristic", view, "s", time.time() + 0.4)
+    assert budgets[0] is not None and 300 < budgets[0] <= 400
+    assert budgets[1:] == [service_module.MIN_BUDGET_MS, None]
