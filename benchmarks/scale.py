@@ -213,23 +213,6 @@ def run_processes(db: str, tables: int, processes: int, args: argparse.Namespace
     }
 
 
-def fresh_postgres(server: str) -> str:
-    import asyncpg
-
-    name = f"dokobench_{os.getpid()}"
-
-    async def create() -> None:
-        conn = await asyncpg.connect(server)
-        try:
-            await conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-            await conn.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await conn.close()
-
-    asyncio.run(create())
-    return server.rsplit("/", 1)[0] + "/" + name
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=1000)
@@ -248,6 +231,8 @@ def main() -> int:
     if args.worker:
         return worker_main(args)
 
+    from tests.conftest import new_postgres_database  # a fresh database, as the tests make
+
     server = args.postgres or os.environ.get("DOKOBOT_TEST_POSTGRES")
     folder = None
     if not server and not args.sqlite_only:
@@ -265,7 +250,7 @@ def main() -> int:
         postgres = (
             None
             if args.sqlite_only
-            else run_processes(fresh_postgres(server), args.tables, 2, args)
+            else run_processes(asyncio.run(new_postgres_database(server)), args.tables, 2, args)
         )
     finally:
         if folder is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import logging
@@ -131,13 +132,8 @@ class DokoBot(commands.AutoShardedBot):
             owns=self.shard_plan.owns,
             **self.options,
         )
-        tables = self.tables
-
-        def counter(status: str) -> Callable[[], float]:
-            return lambda: sum(t.status == status for t in tables.tables())
-
         for status in ("open", "playing"):
-            metrics.TABLES.labels(status).set_function(counter(status))
+            metrics.TABLES.labels(status).set_function(functools.partial(self.tables.count, status))
         await self.add_cog(cog)
         await self.add_cog(doko.DokoAdminCog(self))
         self.add_dynamic_items(*doko.DYNAMIC_ITEMS)

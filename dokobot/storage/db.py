@@ -150,6 +150,11 @@ class Database(abc.ABC):
     @abc.abstractmethod
     async def schema_version(self) -> int: ...
 
+    def _held(self) -> Any:
+        """The connection of the write transaction this task holds here, else ``None``."""
+        writing = _writing.get()
+        return writing[1] if writing is not None and writing[0] is self else None
+
     async def _commit_timed(self) -> None:
         started = time.perf_counter()
         await self.commit()
@@ -204,8 +209,7 @@ class SqliteDatabase(Database):
     @property
     def conn(self) -> aiosqlite.Connection:
         """The connection for this task: the writer inside its transaction, else the reader."""
-        writing = _writing.get()
-        return self._writer if writing is not None and writing[0] is self else self._reader
+        return self._reader if self._held() is None else self._writer
 
     @classmethod
     async def connect(cls, path: str, *, clock: Clock = utc_now) -> SqliteDatabase:
@@ -267,8 +271,7 @@ class SqliteDatabase(Database):
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
-        writing = _writing.get()
-        if writing is not None and writing[0] is self:
+        if self._held() is not None:
             yield
             return
         async with self._write_lock:

@@ -79,7 +79,8 @@ class PostgresDatabase(Database):
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Clock) -> None:
         super().__init__(url, clock)
         self._pool = pool
-        self._sql: dict[str, str] = {}
+        #: Per statement: its text with ``$n`` placeholders, and whether it returns rows.
+        self._sql: dict[str, tuple[str, bool]] = {}
 
     @classmethod
     async def connect(
@@ -102,21 +103,21 @@ class PostgresDatabase(Database):
     async def close(self) -> None:
         await self._pool.close()
 
-    def _text(self, sql: str) -> str:
-        text = self._sql.get(sql)
-        if text is None:
-            text = self._sql[sql] = placeholders(sql)
-        return text
+    def _text(self, sql: str) -> tuple[str, bool]:
+        known = self._sql.get(sql)
+        if known is None:
+            known = self._sql[sql] = (placeholders(sql), bool(_RETURNS_ROWS.search(sql)))
+        return known
 
     def _conn(self) -> Any:
-        writing = _writing.get()
-        return writing[1] if writing is not None and writing[0] is self else self._pool
+        held = self._held()
+        return self._pool if held is None else held
 
     async def cursor(self, sql: str, args: Sequence[Any] = ()) -> Result:
-        text = self._text(sql)
+        text, returns_rows = self._text(sql)
         conn = self._conn()
         try:
-            if _RETURNS_ROWS.search(sql):
+            if returns_rows:
                 rows = list(await conn.fetch(text, *args))
                 return Result(rows, len(rows))
             status = await conn.execute(text, *args)
@@ -129,14 +130,13 @@ class PostgresDatabase(Database):
         if not batch:
             return
         try:
-            await self._conn().executemany(self._text(sql), batch)
+            await self._conn().executemany(self._text(sql)[0], batch)
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise ConflictError(str(exc)) from None
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
-        writing = _writing.get()
-        if writing is not None and writing[0] is self:
+        if self._held() is not None:
             yield
             return
         async with self._pool.acquire() as conn:
@@ -158,9 +158,9 @@ class PostgresDatabase(Database):
                 _writing.reset(token)
 
     async def commit(self) -> None:
-        writing = _writing.get()
-        assert writing is not None and writing[0] is self, "commit outside a transaction"
-        await writing[1].execute("COMMIT")
+        held = self._held()
+        assert held is not None, "commit outside a transaction"
+        await held.execute("COMMIT")
 
     async def schema_version(self) -> int:
         row = await self.row("SELECT version FROM dokobot_schema")

@@ -497,6 +497,11 @@ class TableService:
         """How many tables are open (without building their snapshots)."""
         return len(self._tables)
 
+    def count(self, status: str) -> int:
+        """How many tables have ``status`` (``open``, ``playing``), without snapshots:
+        the metrics ask on every scrape."""
+        return sum(t.status == status for t in self._tables.values())
+
     def tables(self) -> list[TableSnapshot]:
         return [self._snapshot(t) for t in self._tables.values()]
 
