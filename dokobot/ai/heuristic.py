@@ -32,6 +32,8 @@ from dokobot.engine import (
 from dokobot.engine.cards import CARD_POINTS, make_deck
 
 HIGH_TRUMPS = (Card.H10, Card.CQ, Card.SQ, Card.HQ)
+#: How many of each card a deck has, without and with nines.
+_DECKS = {nines: dict(Counter(make_deck(nines=nines))) for nines in (False, True)}
 
 
 def strength(hand: Sequence[Card], order: CardOrder) -> tuple[int, int, int]:
@@ -208,14 +210,18 @@ class HeuristicStrategy:
         )
         return next(a for a in plays if a.card == card)
 
-    def _unseen(self, view: PlayerView) -> Counter[Card]:
-        """Cards neither in this hand nor played yet: what the others may still hold."""
-        unseen = Counter(make_deck(nines=view.rules.nines))
-        unseen.subtract(view.hand)
+    def _unseen(self, view: PlayerView) -> list[Card]:
+        """Cards neither in this hand nor played yet: what the others may still hold
+        (each once)."""
+        left = dict(_DECKS[view.rules.nines])
+        for c in view.hand:
+            left[c] -= 1
         for trick in view.tricks:
-            unseen.subtract(trick.cards)
-        unseen.subtract(c for _, c in view.trick)
-        return +unseen
+            for c in trick.cards:
+                left[c] -= 1
+        for _, c in view.trick:
+            left[c] -= 1
+        return [c for c, n in left.items() if n > 0]
 
     def _partner(self, view: PlayerView, seat: int) -> bool:
         me = view.parties[view.seat]

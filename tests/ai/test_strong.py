@@ -22,6 +22,7 @@ from dokobot.engine import (
     GameState,
     Phase,
     Play,
+    PlayerView,
     Reservation,
     RuleSet,
     apply,
@@ -292,3 +293,41 @@ def test_an_owed_compulsory_solo_is_played_with_a_hand_good_enough_for_it() -> N
         )
         .reservation.is_solo
     )  # type: ignore[union-attr]
+
+
+def test_the_simulation_picks_the_solo_and_a_hand_the_count_rejects_stays_healthy() -> None:
+    """A hand the count likes is played as a solo, of the type that simulates best; a
+    hand it rejects only if the simulation finds the solo better than a normal game."""
+    liked = player_view(
+        GameState.new(GameSetup(dealer=3, hands=deal(random.Random("1:65:deal")))), 0
+    )
+    rejected = player_view(
+        GameState.new(GameSetup(dealer=3, hands=deal(random.Random("1:1:deal")))), 0
+    )
+    heuristic = make_strategy("heuristic")
+    assert heuristic.choose(liked, random.Random(1)) == Bid(0, Reservation.DIAMONDS_SOLO)
+    assert heuristic.choose(rejected, random.Random(1)) == Bid(0, Reservation.HEALTHY)
+
+    class Simulated(StrongStrategy):
+        """Playouts replaced by fixed values: a normal game 1, a solo ``solo`` (clubs
+        solo ``clubs``)."""
+
+        solo = 0.0
+        clubs = 0.0
+
+        def _simulate(self, view, hands, contract, rng):  # type: ignore[no-untyped-def]
+            if contract is None:
+                return 1.0
+            return self.clubs if contract is Contract.CLUBS_SOLO else self.solo
+
+    def bid(view: PlayerView, solo: float, clubs: float) -> Reservation:
+        strategy = Simulated(samples=4)
+        strategy.solo, strategy.clubs = solo, clubs
+        action = strategy.choose(view, random.Random(1))
+        assert isinstance(action, Bid)
+        return action.reservation
+
+    assert bid(rejected, -2.0, -2.0) is Reservation.HEALTHY
+    assert bid(rejected, 4.0, -2.0).is_solo
+    assert bid(liked, -2.0, -2.0) is Reservation.DIAMONDS_SOLO
+    assert bid(liked, -2.0, -1.0) is Reservation.CLUBS_SOLO
