@@ -2,13 +2,12 @@
 
 At each decision the unseen cards are dealt in ways consistent with the seat's
 view (``worlds``) and weighed by how well they explain the others' announcements
-and cards (``model``: inference), every legal option is played out on the same
-worlds — a fast
-full-information policy early, the exact solver (``solver``) for the last tricks
-— and the option with the best mean score (score points, not card points) wins.
-Reservations and announcements are decided on the same kind of simulation, each
-with a margin; the simulated defenders see every card, so the estimates lean to
-the careful side.
+and cards (``model``: inference); every legal option is played out on the same
+worlds — a fast full-information policy early, the exact solver (``solver``) for
+the last tricks — and the option with the best mean score (score points, not
+card points) wins. Reservations and announcements are decided on the same kind
+of simulation, each with a margin; the playouts play worse than this player, so
+the estimates lean to the careful side.
 """
 
 from __future__ import annotations
@@ -86,6 +85,8 @@ class StrongStrategy:
     oversample: int = 3
     #: The weights are flattened until at least this share of the worlds counts.
     least_share: float = 0.25
+    #: A soloist also makes the Re the heuristic's hand count would make.
+    soloist_calls: bool = True
     name: str = "strong"
     _fallback: HeuristicStrategy = dataclasses.field(default_factory=HeuristicStrategy)
 
@@ -113,6 +114,11 @@ class StrongStrategy:
         }
         best = max(plays, key=lambda p: (means.get(p, -999.0), -p.card))
         call = self._announcement(view, announces, finals[best], weights, means[best])
+        if call is None and self.soloist_calls and _soloist(view):
+            # As with the bid: the playouts' soloist plays worse than this one, so the
+            # simulation underrates a solo; the hand count's Re stands.
+            count = self._fallback._announce(view)
+            call = count if isinstance(count, Announce) else None
         return call if call is not None else best
 
     # ------------------------------------------------------------------ play
@@ -289,6 +295,11 @@ class StrongStrategy:
         )
         final = playout(state, random.Random(rng.random()), self.solver_tricks)
         return float(score(final).scores[seat])
+
+
+def _soloist(view: PlayerView) -> bool:
+    contract = view.contract
+    return contract is not None and contract.is_solo_scored and view.declarer == view.seat
 
 
 def _deadline(budget_ms: float | None) -> float | None:

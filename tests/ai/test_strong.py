@@ -15,6 +15,8 @@ from dokobot.ai.strong import StrongStrategy, playout
 from dokobot.ai.worlds import deal_unseen, voids, world
 from dokobot.engine import (
     TRUMP,
+    Announce,
+    Announcement,
     Bid,
     Card,
     Contract,
@@ -331,3 +333,24 @@ def test_the_simulation_picks_the_solo_and_a_hand_the_count_rejects_stays_health
     assert bid(rejected, 4.0, -2.0).is_solo
     assert bid(liked, -2.0, -2.0) is Reservation.DIAMONDS_SOLO
     assert bid(liked, -2.0, -1.0) is Reservation.CLUBS_SOLO
+
+
+def test_a_soloist_whose_hand_count_says_re_announces_it_even_if_the_playouts_doubt() -> None:
+    """The playouts' soloist plays worse than the strong AI, so a clubs solo with a
+    count of 3.3 (over the heuristic's 2.5 for Re) is announced at the first card."""
+    hands = deal(random.Random("1:164:deal"))
+    state = GameState.new(GameSetup(dealer=3, hands=hands))
+    state = apply(state, Bid(0, Reservation.CLUBS_SOLO))
+    for seat in (1, 2, 3):
+        state = apply(state, Bid(seat, Reservation.HEALTHY))
+    assert state.phase is Phase.PLAY and state.to_act == 0
+
+    class Doubting(StrongStrategy):
+        def _announcement(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            return None  # the simulation finds no announcement worth its margin
+
+    view = player_view(state, 0)
+    call = Doubting(samples=4).choose(view, random.Random(2))
+    assert isinstance(call, Announce) and call.level is Announcement.PARTY
+    silent = Doubting(samples=4, soloist_calls=False).choose(view, random.Random(2))
+    assert isinstance(silent, Play)
