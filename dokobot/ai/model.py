@@ -5,7 +5,7 @@ probability ``1 - ε`` and a uniformly random legal card with probability ``ε``
 In a sampled world every earlier play can be replayed against the policy, so a
 world can be weighed by how well it explains the plays (card inference), and ε
 itself is fitted per seat: a seat that keeps playing what no sensible player
-plays gets a high ε, and the playouts then let it play that way.
+plays gets a high ε, and its cards then say little about its hand.
 """
 
 from __future__ import annotations
@@ -36,13 +36,13 @@ class Observed:
     seat: int
     #: Whether the policy would have played the same card in this world.
     agrees: bool
-    #: How many cards the seat could legally play then.
+    #: How many cards the seat could legally play then (1: a forced play).
     choices: int
 
 
 def replay(view: PlayerView, world: GameState) -> list[Observed]:
-    """Every earlier play of the other seats with a real choice, replayed in ``world``
-    against the heuristic's card play (what that seat saw then: its hand, the tricks)."""
+    """Every earlier play of the other seats, in order, replayed in ``world`` against the
+    heuristic's card play (what that seat saw then: its hand, the tricks)."""
     order = world.parties.order
     cls = order.suit_class
     re = world.parties.re
@@ -58,7 +58,10 @@ def replay(view: PlayerView, world: GameState) -> list[Observed]:
             if seat != view.seat:
                 legal = [c for c in hand if cls[c] == cls[cards[0]]] if i else []
                 legal = sorted(set(legal or hand))
-                if len(legal) > 1:
+                # Every play is listed, forced ones too (they agree and weigh 1), so
+                # that the lists of all worlds line up play by play.
+                agrees = len(legal) == 1
+                if not agrees:
                     parties = list(view.parties)
                     if re is not None:
                         parties[seat] = Party.RE if re[seat] else Party.KONTRA
@@ -74,7 +77,7 @@ def replay(view: PlayerView, world: GameState) -> list[Observed]:
                         legal=tuple(Play(seat, c) for c in legal),
                     )
                     agrees = _POLICY._play(then) == Play(seat, card)
-                    out.append(Observed(seat, agrees, len(legal)))
+                out.append(Observed(seat, agrees, len(legal)))
             hand.remove(card)
     return out
 
@@ -99,7 +102,7 @@ def fit_noise(
     agree: dict[int, list[tuple[float, float]]] = {s: [] for s in range(4)}
     if worlds:
         for i, first in enumerate(worlds[0]):
-            share = sum(w[i].agrees for w in worlds if i < len(w)) / len(worlds)
+            share = sum(w[i].agrees for w in worlds) / len(worlds)
             agree[first.seat].append((share, first.choices))
     # The prior: ``strength`` plays with four choices, as a seat of ε = prior would play.
     pseudo = [((1 - prior) + prior / 4, 4.0)] if strength else []

@@ -33,11 +33,16 @@ def test_in_the_true_deal_the_heuristic_seats_agree_with_the_model_and_random_do
         view = player_view(state, 0)
         # The real hands: what the others really held, as one of the worlds.
         truth = world(view, [list(h) for h in state.hands])
-        for seen in replay(view, truth):
-            assert seen.seat != 0
-            assert seen.choices > 1
-            agree[seen.seat][0] += seen.agrees
-            agree[seen.seat][1] += 1
+        seen = replay(view, truth)
+        # One entry per card the others played, forced ones included.
+        assert len(seen) == 3 * len(state.tricks) + len(state.trick)
+        for play in seen:
+            assert play.seat != 0
+            if play.choices == 1:
+                assert play.agrees
+                continue
+            agree[play.seat][0] += play.agrees
+            agree[play.seat][1] += 1
     share = {s: a / n for s, (a, n) in agree.items()}
     assert share[1] > 0.9 and share[3] > 0.9, share
     assert share[2] < 0.6, share
