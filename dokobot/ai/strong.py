@@ -61,8 +61,8 @@ class StrongStrategy:
     solver_tricks: int = 2
     #: Expected gain (score points) an announcement must promise.
     announce_margin: float = 0.6
-    #: Expected gain over a normal game a voluntary solo must promise. The simulated
-    #: defenders see every card, so the simulation is on the careful side already.
+    #: Expected gain over a normal game a voluntary solo must promise. The playouts'
+    #: soloist plays worse than this player, so the simulation is careful already.
     solo_margin: float = 0.0
     #: A compulsory solo still owed (tournament list) costs this much in a later game,
     #: where it may have to be played with any hand (Vorführen): a solo now that
@@ -239,9 +239,10 @@ class StrongStrategy:
             return legal[best]
         if solo_value(view.hand, Contract(fit[0].value), view.rules) > 0:
             # The hand count likes a solo: the playouts' soloist plays much worse than
-            # this player does, so the simulation underrates solos (measured on 40 such
-            # hands against the heuristic: simulated −3.7 a game against a normal game,
-            # played +2.7 ± 1.7). The count decides that, the simulation which solo.
+            # this player does, so the simulation underrates solos (benchmarks/
+            # solo_calibration.py, 40 such hands against the heuristic: simulated 4.1
+            # points a game worse than a normal game, played 0.5 ± 1.7 better). The
+            # count decides that, the simulation which solo.
             return legal[best]
         return fallback
 

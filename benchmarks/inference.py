@@ -1,0 +1,90 @@
+"""How good are the strong AI's worlds? The share of hidden cards they put in the right seat.
+
+Plays games of four ``--players`` (default: heuristic); at tricks 2, 5 and 8
+the seat to play deals its worlds as the strong AI does — uniform, with
+inference, with milder tempering — and each world is scored by the share of the
+others' cards it puts where they really are, weighted as the AI weighs them.
+
+    python benchmarks/inference.py --games 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from dokobot.ai import make_strategy
+from dokobot.ai.model import replay, resample
+from dokobot.ai.strong import StrongStrategy
+from dokobot.ai.worlds import deal_unseen, world
+from dokobot.engine import DDV, GameSetup, GameState, Phase, apply, deal, player_view
+
+SETTINGS: dict[str, dict[str, Any]] = {
+    "uniform": {"inference": False},
+    "announcements only": {"card_inference": False},
+    "inference (default)": {},
+    "inference, least_share 0.1": {"least_share": 0.1},
+}
+TRICKS = (2, 5, 8)
+
+
+def placed_right(state: GameState, worlds: list[GameState], weights: list[float]) -> float:
+    """The weighted share of the other seats' cards the worlds put in the right seat."""
+    seat = state.to_act
+    total = 0.0
+    for weight, sample in zip(weights, worlds, strict=True):
+        right = held = 0
+        for s in range(4):
+            if s != seat:
+                right += sum((Counter(sample.hands[s]) & Counter(state.hands[s])).values())
+                held += len(state.hands[s])
+        total += weight * right / held
+    return total / sum(weights)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--players", default="heuristic")
+    args = parser.parse_args()
+    found: dict[str, dict[int, list[float]]] = {k: {t: [] for t in TRICKS} for k in SETTINGS}
+    for game in range(args.games):
+        rng = random.Random(game)
+        state = GameState.new(GameSetup(rules=DDV, dealer=game % 4, hands=deal(rng)))
+        players = [make_strategy(args.players) for _ in range(4)]
+        done: set[int] = set()
+        while not state.is_finished:
+            seat = state.to_act
+            assert seat is not None
+            tricks = len(state.tricks)
+            asks = state.phase is Phase.PLAY and len(state.trick) == 1
+            if asks and tricks in TRICKS and tricks not in done:
+                done.add(tricks)
+                view = player_view(state, seat)
+                for name, options in SETTINGS.items():
+                    strong = StrongStrategy(**options)
+                    deals = random.Random(game * 7 + tricks)
+                    infer = strong._infers_cards(view)
+                    count = strong.samples * (strong.oversample if infer else 1)
+                    worlds = [world(view, deal_unseen(view, deals) or []) for _ in range(count)]
+                    seen = [replay(view, w) for w in worlds] if infer else []
+                    weights = strong._weights(view, worlds, seen)
+                    if len(worlds) > strong.samples:
+                        worlds, weights = resample(worlds, weights, strong.samples, deals)
+                    found[name][tricks].append(placed_right(state, worlds, weights))
+            state = apply(state, players[seat].choose(player_view(state, seat), rng))
+    print(f"{args.games} games of 4 × {args.players}: hidden cards placed right, by trick")
+    for name, by_trick in found.items():
+        figures = ", ".join(f"trick {t}: {statistics.fmean(v):.3f}" for t, v in by_trick.items())
+        print(f"  {name:28s} {figures}")
+
+
+if __name__ == "__main__":
+    main()

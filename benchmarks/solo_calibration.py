@@ -1,0 +1,130 @@
+"""How well does the strong AI's bid simulation judge a solo?
+
+Takes hands the heuristic's count would play as a solo (``solo_value > 0``),
+and for each plays the deal twice with the strong AI in seat 0 against three
+opponents (``--opponents``): once as the solo, once healthy, same seeds. Next to
+it, the simulation the strong AI bids by (``StrongStrategy._simulate``: playouts
+of random deals of the other cards) estimates both. If the simulation says the
+solo is worse than a normal game while played it is better, the playouts
+underrate solos.
+
+    python benchmarks/solo_calibration.py --hands 40 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from dokobot.ai import make_strategy
+from dokobot.ai.arena import play_deal
+from dokobot.ai.heuristic import solo_value
+from dokobot.ai.strong import StrongStrategy
+from dokobot.engine import (
+    DDV,
+    Action,
+    Bid,
+    Card,
+    Contract,
+    GameSetup,
+    GameState,
+    Phase,
+    PlayerView,
+    Reservation,
+    apply,
+    deal,
+    player_view,
+    score,
+)
+
+Hands = tuple[tuple[Card, ...], ...]
+
+
+class Bidding(StrongStrategy):
+    """The strong AI, made to bid ``reservation``."""
+
+    def __init__(self, reservation: Reservation) -> None:
+        super().__init__()
+        self.reservation = reservation
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        if view.phase is Phase.BIDDING:
+            return Bid(view.seat, self.reservation)
+        return super().choose(view, rng)
+
+
+def solo_hands(count: int, seed: int) -> list[tuple[int, Hands, Reservation]]:
+    """Deals whose seat 0 the heuristic's count plays as a solo, with that solo."""
+    out: list[tuple[int, Hands, Reservation]] = []
+    index = 0
+    while len(out) < count:
+        hands = deal(random.Random(f"calibration:{seed}:{index}"))
+        solos = [r for r in Reservation if r.is_solo and r.value[5:] in DDV.solos]
+        best = max(solos, key=lambda r: solo_value(hands[0], Contract(r.value), DDV))
+        if solo_value(hands[0], Contract(best.value), DDV) > 0:
+            out.append((index, hands, best))
+        index += 1
+    return out
+
+
+def one(item: tuple[int, Hands, Reservation], opponents: str, deals: int) -> list[float]:
+    """(solo played, healthy played, solo simulated, healthy simulated) for one hand."""
+    index, hands, solo = item
+    setup = GameSetup(rules=DDV, dealer=3, hands=hands)
+    played = []
+    for bid in (solo, Reservation.HEALTHY):
+        players = [Bidding(bid), *(make_strategy(opponents) for _ in range(3))]
+        final, _ = play_deal(setup, players, random.Random(index))
+        played.append(float(score(final).scores[0]))
+    state = GameState.new(setup)
+    while state.to_act != 0:
+        state = apply(state, Bid(state.to_act, Reservation.HEALTHY))
+    view = player_view(state, 0)
+    strong, rng = StrongStrategy(), random.Random(index)
+    simulated = []
+    for contract in (Contract(solo.value), None):
+        values = [
+            strong._simulate(view, strong._deal_rest(view, rng), contract, rng)
+            for _ in range(deals)
+        ]
+        simulated.append(statistics.fmean(values))
+    return played + simulated
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--deals", type=int, default=20, help="simulated deals per hand")
+    parser.add_argument("--opponents", default="heuristic")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    items = solo_hands(args.hands, args.seed)
+    with ProcessPoolExecutor(args.jobs) as pool:
+        rows = list(pool.map(one, items, [args.opponents] * len(items), [args.deals] * len(items)))
+    played = [r[0] - r[1] for r in rows]
+    simulated = [r[2] - r[3] for r in rows]
+    se = statistics.stdev(played) / len(played) ** 0.5
+    print(f"{len(rows)} hands the count plays as a solo, against 3 × {args.opponents}:")
+    print(
+        f"  played:    solo {statistics.fmean(r[0] for r in rows):+.2f}, healthy "
+        f"{statistics.fmean(r[1] for r in rows):+.2f}, solo − healthy "
+        f"{statistics.fmean(played):+.2f} ± {se:.2f} a game"
+    )
+    print(
+        f"  simulated: solo {statistics.fmean(r[2] for r in rows):+.2f}, healthy "
+        f"{statistics.fmean(r[3] for r in rows):+.2f}, solo − healthy "
+        f"{statistics.fmean(simulated):+.2f} a game"
+    )
+    won = sum(1 for r in rows if r[0] > 0)
+    print(f"  solos won when played: {won} of {len(rows)}")
+
+
+if __name__ == "__main__":
+    main()
