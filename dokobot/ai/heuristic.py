@@ -46,6 +46,12 @@ def strength(hand: Sequence[Card], order: CardOrder) -> tuple[int, int, int]:
     return len(trumps), high, aces
 
 
+def is_soloist(view: PlayerView) -> bool:
+    """Whether the seat plays a game scored as a solo alone against the other three."""
+    contract = view.contract
+    return contract is not None and contract.is_solo_scored and view.declarer == view.seat
+
+
 def plain_losers(hand: Sequence[Card], order: CardOrder) -> int:
     """Plain cards that are unlikely to win: everything but aces and a ten behind two aces."""
     losers = 0
@@ -183,11 +189,7 @@ class HeuristicStrategy:
         trumps, high, _ = strength(view.hand, order)
         me = view.own_party
         opponents_called = any(m.party is not me for m in view.announcements)
-        if (
-            view.contract is not None
-            and view.contract.is_solo_scored
-            and view.declarer == view.seat
-        ):
+        if view.contract is not None and is_soloist(view):
             good = solo_value(view.hand, view.contract, view.rules) > 2.5
         else:
             # Announce with a strong hand; answer the opponents' call a little more readily.
@@ -230,11 +232,7 @@ class HeuristicStrategy:
     def _lead(self, view: PlayerView, cards: list[Card], order: CardOrder) -> Card:
         cls, power = order.suit_class, order.power
         led_classes = {cls[t.cards[0]] for t in view.tricks}
-        soloist = (
-            view.declarer == view.seat
-            and view.contract is not None
-            and view.contract.is_solo_scored
-        )
+        soloist = is_soloist(view)
         trumps = [c for c in cards if cls[c] == TRUMP]
         unseen = self._unseen(view)
         if soloist and trumps and any(cls[c] == TRUMP for c in unseen):

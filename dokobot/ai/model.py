@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import TypeVar
 
-from dokobot.engine import GameState, Party, Play, PlayerView
+from dokobot.engine import GameState, Party, Play, PlayerView, legal_cards
 
 from .heuristic import HeuristicStrategy
 
@@ -43,8 +43,6 @@ class Observed:
 def replay(view: PlayerView, world: GameState) -> list[Observed]:
     """Every earlier play of the other seats, in order, replayed in ``world`` against the
     heuristic's card play (what that seat saw then: its hand, the tricks)."""
-    order = world.parties.order
-    cls = order.suit_class
     re = world.parties.re
     hands = [list(h) for h in world.setup.hands]
     out: list[Observed] = []
@@ -56,8 +54,15 @@ def replay(view: PlayerView, world: GameState) -> list[Observed]:
             seat = (leader + i) % 4
             hand = hands[seat]
             if seat != view.seat:
-                legal = [c for c in hand if cls[c] == cls[cards[0]]] if i else []
-                legal = sorted(set(legal or hand))
+                then = dataclasses.replace(
+                    world,
+                    hands=tuple(tuple(h) for h in hands),
+                    trick=cards[:i],
+                    leader=leader,
+                    tricks=view.tricks[:number],
+                    to_act=seat,
+                )
+                legal = legal_cards(then) or (card,)
                 # Every play is listed, forced ones too (they agree and weigh 1), so
                 # that the lists of all worlds line up play by play.
                 agrees = len(legal) == 1
@@ -65,7 +70,7 @@ def replay(view: PlayerView, world: GameState) -> list[Observed]:
                     parties = list(view.parties)
                     if re is not None:
                         parties[seat] = Party.RE if re[seat] else Party.KONTRA
-                    then = dataclasses.replace(
+                    seat_view = dataclasses.replace(
                         view,
                         seat=seat,
                         hand=tuple(hand),
@@ -76,7 +81,7 @@ def replay(view: PlayerView, world: GameState) -> list[Observed]:
                         parties=tuple(parties),
                         legal=tuple(Play(seat, c) for c in legal),
                     )
-                    agrees = _POLICY._play(then) == Play(seat, card)
+                    agrees = _POLICY._play(seat_view) == Play(seat, card)
                 out.append(Observed(seat, agrees, len(legal)))
             hand.remove(card)
     return out

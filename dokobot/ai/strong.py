@@ -43,7 +43,7 @@ from dokobot.engine import (
 )
 from dokobot.engine.cards import CARD_POINTS
 
-from .heuristic import HeuristicStrategy, solo_value
+from .heuristic import HeuristicStrategy, is_soloist, solo_value
 from .model import Observed, chance, fit_noise, replay, resample, tempered
 from .solver import Solver, Tables, mask_of
 from .worlds import deal_unseen, unseen_cards, world
@@ -114,7 +114,7 @@ class StrongStrategy:
         }
         best = max(plays, key=lambda p: (means.get(p, -999.0), -p.card))
         call = self._announcement(view, announces, finals[best], weights, means[best])
-        if call is None and self.soloist_calls and _soloist(view):
+        if call is None and self.soloist_calls and is_soloist(view):
             # As with the bid: the playouts' soloist plays worse than this one, so the
             # simulation underrates a solo; the hand count's Re stands.
             count = self._fallback._announce(view)
@@ -296,11 +296,6 @@ class StrongStrategy:
         )
         final = playout(state, random.Random(rng.random()), self.solver_tricks)
         return float(score(final).scores[seat])
-
-
-def _soloist(view: PlayerView) -> bool:
-    contract = view.contract
-    return contract is not None and contract.is_solo_scored and view.declarer == view.seat
 
 
 def _deadline(budget_ms: float | None) -> float | None:
