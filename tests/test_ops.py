@@ -8,13 +8,21 @@ import json
 import logging
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from dokobot.errors import UsageError
-from dokobot.ops import HealthServer, ShardPlan, ai_workers, configure_logging, shard_plan
+from dokobot.ops import (
+    HealthServer,
+    LoopLag,
+    ShardPlan,
+    ai_workers,
+    configure_logging,
+    shard_plan,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -114,3 +122,20 @@ async def test_dokobot_health_asks_the_endpoint() -> None:
         await server.stop()
     code, text = await health("--url", url)
     assert code == 1 and f"no answer from {url}" in text
+
+
+async def test_the_lag_monitor_sees_a_stall_and_leaves_no_timer_on_the_loop() -> None:
+    tasks = asyncio.all_tasks()
+    lag = LoopLag(interval=0.05)
+    lag.start()
+    await asyncio.sleep(0.3)
+    # Its timing runs in a thread: no task on the loop for SimCord's settling to wait on.
+    assert asyncio.all_tasks() == tasks
+    assert lag.worst_recent < 0.5
+
+    time.sleep(0.6)  # work that holds the loop
+    await asyncio.sleep(0.2)
+    assert 0.5 <= lag.worst_recent < 2.0
+    started = time.perf_counter()
+    lag.stop()
+    assert time.perf_counter() - started < 0.2
