@@ -152,13 +152,14 @@ class Solver:
         self, tables: Tables, ours: Sequence[bool], tricks_left: int, *, dynamic: bool = True
     ) -> None:
         self.tables = tables
-        #: Search one of each group of equivalent cards and order the moves by the trick
-        #: as it stands (else every card, by strength alone).
+        #: Search one of each group of equivalent cards, order the moves by the trick
+        #: as it stands and try the best lead remembered for a position first (else
+        #: every card, by strength alone).
         self.dynamic = dynamic
         self.ours = tuple(ours)
         self.total_tricks = tricks_left
-        #: Trick starts: (lower bound, upper bound) of the value from there.
-        self.table: dict[tuple[int, ...], tuple[int, int]] = {}
+        #: Trick starts: (lower bound, upper bound, best lead) of the value from there.
+        self.table: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.nodes = 0
         # Move ordering: high cards (trumps, then power, then points) first, which cut
         # off most; one rank per physical card, computed once.
@@ -178,12 +179,20 @@ class Solver:
         self._greasy = greasy
         #: The ordered moves of a legal mask (and whether the own party takes the trick).
         self._lists: dict[int, list[int]] = {}
+        #: Per point value: the mask of the cards worth it (to count what is left).
+        self._worth = tuple(
+            (v, sum(1 << i for i in range(48) if tables.points[i] == v))
+            for v in sorted(set(tables.points))
+            if v
+        )
+        #: The hands during a search, changed in place and restored.
+        self._hands = [0, 0, 0, 0]
 
     def value(
         self, hands: Sequence[int], leader: int, trick: Sequence[int], tricks_left: int
     ) -> int:
         """Our card points from the position on, both sides playing perfectly."""
-        return self._search(tuple(hands), leader, tuple(trick), tricks_left, -1, 241)
+        return self._start(hands, leader, trick, tricks_left, -1, 241)
 
     def best_move(
         self, hands: Sequence[int], leader: int, trick: Sequence[int], tricks_left: int
@@ -195,52 +204,82 @@ class Solver:
         maximise = self.ours[seat]
         best_move, best_value = moves[0], -1 if maximise else 241
         for move in moves:
-            value = self._after(tuple(hands), leader, tuple(trick), tricks_left, seat, move)
+            after = list(hands)
+            after[seat] &= ~(1 << move)
+            # Only a better card matters: a worse one is cut off as soon as it shows.
+            alpha, beta = (best_value, 241) if maximise else (-1, best_value)
+            value = self._start(after, leader, [*trick, move], tricks_left, alpha, beta)
             if (value > best_value) if maximise else (value < best_value):
                 best_move, best_value = move, value
         return best_move, best_value
 
-    def _after(
+    def _start(
         self,
-        hands: tuple[int, ...],
+        hands: Sequence[int],
         leader: int,
-        trick: tuple[int, ...],
-        tricks_left: int,
-        seat: int,
-        move: int,
-        alpha: int = -1,
-        beta: int = 241,
-    ) -> int:
-        new_hands = hands[:seat] + (hands[seat] & ~(1 << move),) + hands[seat + 1 :]
-        played = trick + (move,)
-        if len(played) < 4:
-            return self._search(new_hands, leader, played, tricks_left, alpha, beta)
-        last = tricks_left == 1
-        won = (leader + winner_index(played, self.tables, last)) % 4
-        pts = self.tables.points
-        gained = pts[played[0]] + pts[played[1]] + pts[played[2]] + pts[played[3]]
-        mine = gained if self.ours[won] else 0
-        if last:
-            return mine
-        a, b = alpha - mine, beta - mine
-        return mine + self._search(new_hands, won, (), tricks_left - 1, a, b)
-
-    def _search(
-        self,
-        hands: tuple[int, ...],
-        leader: int,
-        trick: tuple[int, ...],
+        trick: Sequence[int],
         tricks_left: int,
         alpha: int,
         beta: int,
     ) -> int:
+        """The search from any position: a finished trick is scored first."""
+        self._hands = list(hands)
+        tables = self.tables
+        pts = tables.points
+        gained = sum(pts[c] for c in trick)
+        if len(trick) == 4:
+            won = (leader + winner_index(trick, tables, tricks_left == 1)) % 4
+            mine = gained if self.ours[won] else 0
+            if tricks_left == 1:
+                return mine
+            rest = self._left()
+            return mine + self._search(
+                won, (), 0, 0, tricks_left - 1, alpha - mine, beta - mine, rest
+            )
+        win = self._leading(trick) if trick else 0
+        return self._search(
+            leader, tuple(trick), win, gained, tricks_left, alpha, beta, self._left() + gained
+        )
+
+    def _left(self) -> int:
+        """The card points still in the hands (two hands may hold the same bit: each
+        hand numbers its own copies, ``mask_of``)."""
+        return sum(v * (hand & mask).bit_count() for hand in self._hands for v, mask in self._worth)
+
+    def _search(
+        self,
+        leader: int,
+        trick: tuple[int, ...],
+        win: int,
+        taken: int,
+        tricks_left: int,
+        alpha: int,
+        beta: int,
+        rest: int,
+    ) -> int:
+        """Our points from here: ``win`` indexes the card taking ``trick`` so far,
+        ``taken`` its points, ``rest`` every point still to be won (trick included)."""
         self.nodes += 1
+        # Nothing below 0 or above what is left: a window outside that is decided.
+        if alpha >= rest:
+            return rest
+        if beta <= 0:
+            return 0
+        hands = self._hands
+        tables = self.tables
+        n = len(trick)
+        seat = (leader + n) & 3
+        hand = hands[seat]
         key: tuple[int, ...] = ()
-        if not trick:
-            key = (*hands, leader)
-            bounds = self.table.get(key)
-            if bounds is not None:
-                low, high = bounds
+        hint = -1
+        if n:
+            legal = hand & tables.class_mask[tables.cls[trick[0]]] or hand
+        else:
+            legal = hand
+            key = (hands[0], hands[1], hands[2], hands[3], leader)
+            entry = self.table.get(key)
+            if entry is not None:
+                low, high, hint = entry
                 if low == high or low >= beta:
                     return low
                 if high <= alpha:
@@ -248,39 +287,86 @@ class Solver:
                 alpha, beta = max(alpha, low), min(beta, high)
         # The window searched: a result outside it is only a bound (fail-soft).
         a0, b0 = alpha, beta
-        seat = (leader + len(trick)) % 4
-        led = trick[0] if trick else None
-        moves = self._candidates(hands, seat, trick, legal_mask(hands[seat], led, self.tables))
-        if self.ours[seat]:
-            best = -1
-            for move in moves:
-                value = self._after(hands, leader, trick, tricks_left, seat, move, alpha, beta)
+        ours = self.ours
+        maximise = ours[seat]
+        # The ordering of _candidates, with the card taking the trick known already.
+        dynamic = self.dynamic
+        greasy = dynamic and n >= 2 and ours[(leader + win) & 3] == maximise
+        moves = self._lists.get(legal * 2 + greasy)
+        if moves is None:
+            moves = self._ordered(legal, greasy)
+        if dynamic:
+            if (legal & tables.run_cards).bit_count() >= 2:
+                moves = self._distinct(moves, hands, seat, trick)
+            if hint >= 0 and moves[0] != hint and hint in moves:
+                moves = [hint, *(m for m in moves if m != hint)]
+        best = -1 if maximise else 241
+        best_move = moves[0]
+        cls, power, pts = tables.cls, tables.power, tables.points
+        last = tricks_left == 1
+        second = tables.second_dulle_wins[1 if last else 0]
+        top = trick[win] if n else -1
+        h10 = Card.H10
+        for move in moves:
+            # Does the card take the trick from the one taking it so far?
+            if n == 0:
+                now = 0
+            else:
+                k = cls[move]
+                if k == TRUMP:
+                    beats = (
+                        cls[top] != TRUMP
+                        or power[move] > power[top]
+                        or (second and move >> 1 == h10 and top >> 1 == h10)
+                    )
+                else:
+                    beats = k == cls[top] and power[move] > power[top]
+                now = n if beats else win
+            hands[seat] = hand & ~(1 << move)
+            if n < 3:
+                value = self._search(
+                    leader, (*trick, move), now, taken + pts[move], tricks_left, alpha, beta, rest
+                )
+            else:
+                gained = taken + pts[move]
+                mine = gained if ours[(leader + now) & 3] else 0
+                if last:
+                    value = mine
+                else:
+                    value = mine + self._search(
+                        (leader + now) & 3,
+                        (),
+                        0,
+                        0,
+                        tricks_left - 1,
+                        alpha - mine,
+                        beta - mine,
+                        rest - gained,
+                    )
+            hands[seat] = hand
+            if maximise:
                 if value > best:
-                    best = value
+                    best, best_move = value, move
                     if best > alpha:
                         alpha = best
                         if alpha >= beta:
                             break
-        else:
-            best = 241
-            for move in moves:
-                value = self._after(hands, leader, trick, tricks_left, seat, move, alpha, beta)
-                if value < best:
-                    best = value
-                    if best < beta:
-                        beta = best
-                        if alpha >= beta:
-                            break
-        if not trick:
+            elif value < best:
+                best, best_move = value, move
+                if best < beta:
+                    beta = best
+                    if alpha >= beta:
+                        break
+        if not n:
             # A fail-high is a lower bound, a fail-low an upper bound, else exact.
-            low, high = self.table.get(key, (-1, 241))
+            low, high, _ = self.table.get(key, (-1, 241, -1))
             if best <= a0:
                 high = min(high, best)
             elif best >= b0:
                 low = max(low, best)
             else:
                 low = high = best
-            self.table[key] = (low, high) if low <= high else (low, low)
+            self.table[key] = (low, high, best_move) if low <= high else (low, low, best_move)
         return best
 
     def _distinct(
@@ -329,14 +415,18 @@ class Solver:
         if self.dynamic and len(trick) >= 2:
             winner = (seat - len(trick) + self._leading(trick)) % 4
             greasy = self.ours[winner] == self.ours[seat]
-        key = legal * 2 + greasy
-        moves = self._lists.get(key)
+        moves = self._lists.get(legal * 2 + greasy)
         if moves is None:
-            moves = _moves(legal)
-            moves.sort(key=(self._greasy if greasy else self._rank).__getitem__)
-            self._lists[key] = moves
+            moves = self._ordered(legal, greasy)
         if self.dynamic and (legal & self.tables.run_cards).bit_count() >= 2:
             return self._distinct(moves, hands, seat, trick)
+        return moves
+
+    def _ordered(self, legal: int, greasy: bool) -> list[int]:
+        """The moves of a legal mask, strongest first (``greasy``: most points first)."""
+        moves = _moves(legal)
+        moves.sort(key=(self._greasy if greasy else self._rank).__getitem__)
+        self._lists[legal * 2 + greasy] = moves
         return moves
 
     def _leading(self, trick: Sequence[int]) -> int:
