@@ -6,6 +6,7 @@ import random
 
 from dokobot.ai import make_strategy
 from dokobot.ai.model import Observed, chance, fit_noise, replay, resample, tempered
+from dokobot.ai.strong import StrongStrategy, playout
 from dokobot.ai.worlds import deal_unseen, world
 from dokobot.engine import DDV, GameSetup, GameState, Phase, apply, deal, player_view
 
@@ -90,3 +91,35 @@ def test_sampled_worlds_of_a_game_are_weighed_by_the_cards_played() -> None:
 def test_resampling_keeps_the_heavy_worlds_and_counts_repeats() -> None:
     items, counts = resample(["a", "b", "c", "d"], [0.0, 6.0, 2.0, 0.0], 4, random.Random(1))
     assert dict(zip(items, counts, strict=True)) == {"b": 3.0, "c": 1.0}
+
+
+def test_the_playouts_simulate_a_seat_that_plays_like_chance_as_one() -> None:
+    strong = StrongStrategy()
+    fitted = []
+    for seed in range(6):
+        state = midgame(seed, 7)
+        view = player_view(state, 0)
+        rng = random.Random(seed)
+        worlds = []
+        for _ in range(12):
+            hands = deal_unseen(view, rng)
+            assert hands is not None
+            worlds.append(world(view, hands))
+        noise = strong._noise(view, [replay(view, w) for w in worlds])
+        assert noise is not None and noise[0] == 0.0
+        fitted.append(noise)
+    mean = [sum(n[s] for n in fitted) / len(fitted) for s in range(4)]
+    # The heuristic seats are fitted some noise too: in a world with the wrong hands the
+    # heuristic would often have played another card.
+    assert mean[2] >= 0.6 and mean[2] >= max(mean[1], mean[3]) + 0.25, mean
+    assert StrongStrategy(playout_noise=False)._noise(view, [replay(view, worlds[0])]) is None
+
+    # In the playouts the random seat plays other cards each time, the others the same.
+    state = midgame(3, 2)
+    cards: dict[int, set[tuple[int, ...]]] = {1: set(), 2: set()}
+    for seed in range(20):
+        final = playout(state, random.Random(seed), noise=[0.0, 0.0, 1.0, 0.0])
+        for seat in cards:  # the tricks before the solver takes over
+            cards[seat].add(tuple(t.card_of(seat) for t in final.tricks[2:-3]))
+    assert len(cards[2]) >= 10, cards[2]
+    assert len(cards[1]) < len(cards[2])
