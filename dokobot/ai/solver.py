@@ -108,14 +108,14 @@ def legal_mask(hand: int, led: int | None, tables: Tables) -> int:
 
 
 def winner_index(trick: Sequence[int], tables: Tables, last: bool) -> int:
-    """Index (0-3) of the winning card of a four-card trick of physical cards."""
+    """Index of the card taking a trick of physical cards (so far, if unfinished)."""
     cls, power = tables.cls, tables.power
     second = tables.second_dulle_wins[1 if last else 0]
     best = 0
     best_cls = cls[trick[0]]
     best_power = power[trick[0]]
     h10 = Card.H10
-    for i in range(1, 4):
+    for i in range(1, len(trick)):
         c = trick[i]
         k = cls[c]
         if k == TRUMP:
@@ -236,7 +236,8 @@ class Solver:
             return mine + self._search(
                 won, (), 0, 0, tricks_left - 1, alpha - mine, beta - mine, rest
             )
-        win = self._leading(trick) if trick else 0
+        # The second ♥10 may already have beaten the first (docs/rules.md §2).
+        win = winner_index(trick, tables, tricks_left == 1) if trick else 0
         return self._search(
             leader, tuple(trick), win, gained, tricks_left, alpha, beta, self._left() + gained
         )

@@ -14,6 +14,7 @@ from dokobot.ai.solver import Solver, Tables, legal_mask, mask_of, winner_index
 from dokobot.ai.strong import StrongStrategy, playout
 from dokobot.ai.worlds import deal_unseen, voids, world
 from dokobot.engine import (
+    DDV,
     TRUMP,
     Announce,
     Announcement,
@@ -30,6 +31,7 @@ from dokobot.engine import (
     apply,
     deal,
     legal_cards,
+    order_for,
     player_view,
     score,
     trick_winner,
@@ -132,6 +134,21 @@ def test_the_solver_agrees_with_brute_force_on_small_endgames(contract: str) -> 
         )
         checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize(("second_wins", "taker"), [((False, False), 0), ((True, True), 1)])
+def test_a_second_dulle_already_in_the_trick_takes_it_when_the_rule_says_so(
+    second_wins: tuple[bool, bool], taker: int
+) -> None:
+    """The last trick: ♥10, ♥10 lie, ♦9 and ♦K still to come (docs/rules.md §2)."""
+    tables = Tables.of(order_for(DDV, Contract.NORMAL), second_wins)
+    hands = [0, 0, mask_of([Card.D9]), mask_of([Card.DK])]
+    trick = [Card.H10 * 2, Card.H10 * 2 + 1]
+    ours = (False, True, False, True)  # the party of the second ♥10 counts
+    solver = Solver(tables, ours, 1)
+    points = 10 + 10 + 0 + 4
+    assert solver.value(hands, 0, trick, 1) == (points if ours[taker] else 0)
+    assert solver.best_move(hands, 0, trick, 1) == (Card.D9 * 2, points if ours[taker] else 0)
 
 
 @pytest.mark.parametrize("contract", ["healthy", "solo:queen", "solo:jack", "solo:clubs"])
