@@ -124,7 +124,7 @@ async def test_dokobot_health_asks_the_endpoint() -> None:
     assert code == 1 and f"no answer from {url}" in text
 
 
-async def test_the_lag_monitor_sees_a_stall_and_leaves_no_timer_on_the_loop() -> None:
+async def test_the_lag_monitor_sees_a_stall_and_puts_no_task_on_the_loop() -> None:
     tasks = asyncio.all_tasks()
     lag = LoopLag(interval=0.05)
     lag.start()

@@ -136,19 +136,18 @@ def test_the_solver_agrees_with_brute_force_on_small_endgames(contract: str) -> 
     assert checked >= 20
 
 
-@pytest.mark.parametrize(("second_wins", "taker"), [((False, False), 0), ((True, True), 1)])
+@pytest.mark.parametrize(("second_wins", "ours_take"), [((False, False), 0), ((True, True), 24)])
 def test_a_second_dulle_already_in_the_trick_takes_it_when_the_rule_says_so(
-    second_wins: tuple[bool, bool], taker: int
+    second_wins: tuple[bool, bool], ours_take: int
 ) -> None:
-    """The last trick: ♥10, ♥10 lie, ♦9 and ♦K still to come (docs/rules.md §2)."""
+    """The last trick: seat 0's ♥10 and seat 1's ♥10 lie, ♦9 and ♦K are still to come;
+    seats 1 and 3 are "ours" (docs/rules.md §2)."""
     tables = Tables.of(order_for(DDV, Contract.NORMAL), second_wins)
     hands = [0, 0, mask_of([Card.D9]), mask_of([Card.DK])]
     trick = [Card.H10 * 2, Card.H10 * 2 + 1]
-    ours = (False, True, False, True)  # the party of the second ♥10 counts
-    solver = Solver(tables, ours, 1)
-    points = 10 + 10 + 0 + 4
-    assert solver.value(hands, 0, trick, 1) == (points if ours[taker] else 0)
-    assert solver.best_move(hands, 0, trick, 1) == (Card.D9 * 2, points if ours[taker] else 0)
+    solver = Solver(tables, (False, True, False, True), 1)
+    assert solver.value(hands, 0, trick, 1) == ours_take  # 10 + 10 + 0 + 4 or nothing
+    assert solver.best_move(hands, 0, trick, 1) == (Card.D9 * 2, ours_take)
 
 
 @pytest.mark.parametrize("contract", ["healthy", "solo:queen", "solo:jack", "solo:clubs"])
