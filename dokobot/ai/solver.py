@@ -414,7 +414,8 @@ class Solver:
         equivalent ones."""
         greasy = False
         if self.dynamic and len(trick) >= 2:
-            winner = (seat - len(trick) + self._leading(trick)) % 4
+            # For the ordering only: which trick it is does not matter here.
+            winner = (seat - len(trick) + winner_index(trick, self.tables, False)) % 4
             greasy = self.ours[winner] == self.ours[seat]
         moves = self._lists.get(legal * 2 + greasy)
         if moves is None:
@@ -429,15 +430,3 @@ class Solver:
         moves.sort(key=(self._greasy if greasy else self._rank).__getitem__)
         self._lists[legal * 2 + greasy] = moves
         return moves
-
-    def _leading(self, trick: Sequence[int]) -> int:
-        """Index of the card that takes the trick so far (the second ♥10 aside)."""
-        cls, power = self.tables.cls, self.tables.power
-        best = 0
-        for i in range(1, len(trick)):
-            c, b = trick[i], trick[best]
-            if (cls[c] == TRUMP and (cls[b] != TRUMP or power[c] > power[b])) or (
-                cls[c] == cls[b] and power[c] > power[b]
-            ):
-                best = i
-        return best
