@@ -65,7 +65,7 @@ def main() -> int:
     parser.add_argument("--a", default='{"inference": true}', help="StrongStrategy options (JSON)")
     parser.add_argument("--b", default='{"inference": false}', help="StrongStrategy options")
     parser.add_argument("--budget-ms", type=float, help="time per decision (default: samples)")
-    parser.add_argument("--samples", type=int, default=20)
+    parser.add_argument("--samples", type=int, default=StrongStrategy.samples)
     parser.add_argument("--opponents", default="heuristic")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--sequential", action="store_true")

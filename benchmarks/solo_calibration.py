@@ -6,9 +6,13 @@ opponents (``--opponents``): once as the solo, once healthy, same seeds. Next to
 it, the simulation the strong AI bids by (``StrongStrategy._simulate``: playouts
 of random deals of the other cards) estimates both. If the simulation says the
 solo is worse than a normal game while played it is better, the playouts
-underrate solos.
+underrate solos. With ``--every-hand`` every deal counts (its solo: the type the
+count likes best), and the hands are grouped by what the simulation says: how a
+solo the simulation puts 0 to 2 points below a normal game does when played is
+what ``StrongStrategy.solo_margin`` rests on.
 
     python benchmarks/solo_calibration.py --hands 40 --jobs 2
+    python benchmarks/solo_calibration.py --every-hand --hands 240 --opponents random
 """
 
 from __future__ import annotations
@@ -59,15 +63,16 @@ class Bidding(StrongStrategy):
         return super().choose(view, rng)
 
 
-def solo_hands(count: int, seed: int) -> list[tuple[int, Hands, Reservation]]:
-    """Deals whose seat 0 the heuristic's count plays as a solo, with that solo."""
+def solo_hands(count: int, seed: int, every: bool = False) -> list[tuple[int, Hands, Reservation]]:
+    """Deals whose seat 0 the heuristic's count plays as a solo (``every``: all deals),
+    with the solo it likes best."""
     out: list[tuple[int, Hands, Reservation]] = []
     index = 0
     while len(out) < count:
         hands = deal(random.Random(f"calibration:{seed}:{index}"))
         solos = [r for r in Reservation if r.is_solo and r.value[5:] in DDV.solos]
         best = max(solos, key=lambda r: solo_value(hands[0], Contract(r.value), DDV))
-        if solo_value(hands[0], Contract(best.value), DDV) > 0:
+        if every or solo_value(hands[0], Contract(best.value), DDV) > 0:
             out.append((index, hands, best))
         index += 1
     return out
@@ -104,14 +109,16 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=20, help="simulated deals per hand")
     parser.add_argument("--opponents", default="heuristic")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--every-hand", action="store_true", help="not only the count's solos")
     args = parser.parse_args()
-    items = solo_hands(args.hands, args.seed)
+    items = solo_hands(args.hands, args.seed, args.every_hand)
     with ProcessPoolExecutor(args.jobs) as pool:
         rows = list(pool.map(one, items, [args.opponents] * len(items), [args.deals] * len(items)))
     played = [r[0] - r[1] for r in rows]
     simulated = [r[2] - r[3] for r in rows]
     se = statistics.stdev(played) / len(played) ** 0.5
-    print(f"{len(rows)} hands the count plays as a solo, against 3 × {args.opponents}:")
+    kind = "hands" if args.every_hand else "hands the count plays as a solo"
+    print(f"{len(rows)} {kind}, against 3 × {args.opponents}:")
     print(
         f"  played:    solo {statistics.fmean(r[0] for r in rows):+.2f}, healthy "
         f"{statistics.fmean(r[1] for r in rows):+.2f}, solo − healthy "
@@ -124,6 +131,15 @@ def main() -> None:
     )
     won = sum(1 for r in rows if r[0] > 0)
     print(f"  solos won when played: {won} of {len(rows)}")
+    print("  by simulated solo − healthy: played solo − healthy")
+    for low, high in ((-99, -6), (-6, -4), (-4, -2), (-2, 0), (0, 99)):
+        group = [p for p, m in zip(played, simulated, strict=True) if low < m <= high]
+        if len(group) > 1:
+            err = statistics.stdev(group) / len(group) ** 0.5
+            print(
+                f"    ({low:+d}, {high:+d}]: {statistics.fmean(group):+.2f} ± {err:.2f}"
+                f" a game ({len(group)} hands)"
+            )
 
 
 if __name__ == "__main__":

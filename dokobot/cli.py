@@ -560,7 +560,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--jobs", type=_positive, default=1, help="worker processes")
     sim.add_argument(
-        "--samples", type=_positive, help="strong AI: sampled deals per decision (default: 20)"
+        "--samples", type=_positive, help="strong AI: sampled deals per decision (default: 40)"
     )
     sim.add_argument(
         "--budget-ms",

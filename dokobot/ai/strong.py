@@ -53,8 +53,10 @@ from .worlds import deal_unseen, unseen_cards, world
 class StrongStrategy:
     """Perfect-information Monte Carlo with an exact endgame (level ``strong``)."""
 
-    #: Worlds per decision; with ``budget_ms`` the most that fit in the time.
-    samples: int = 20
+    #: Worlds per decision; with ``budget_ms`` the most that fit in the time. 40, not 20
+    #: (dokobot simulate, the same 500 deals × 4 against random): +3.52 ± 0.11 a game,
+    #: not +3.11 ± 0.12 (+2.19, not +1.75, without a solo), p95 367 ms a decision.
+    samples: int = 40
     #: Wall-clock budget per decision (``None``: only ``samples`` count, deterministic).
     budget_ms: float | None = None
     #: From this many tricks left the solver plays the worlds out exactly.
