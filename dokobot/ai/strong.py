@@ -179,7 +179,8 @@ class StrongStrategy:
         if not self.playout_noise:
             return None
         if not any(seen):
-            # No card of theirs seen yet (the bid, the first trick): the model's prior.
+            # No card of theirs seen yet (the bid, the first trick), or no card inference
+            # to fit ε by: the model's prior.
             return [0.0 if s == view.seat else self.model_noise for s in range(4)]
         return fit_noise(seen, view.seat, self.model_noise, self.model_strength)
 
