@@ -158,8 +158,10 @@ class StrongStrategy:
             states.append(world(view, hands))
             if infer:
                 seen.append(replay(view, states[-1]))
-        weights = self._weights(view, states, seen)
-        noise = self._noise(view, seen)
+        # ε fitted once: it weighs the worlds and it plays in the playouts.
+        fitted = self._fit(view, seen)
+        weights = self._weights(view, states, seen, fitted)
+        noise = fitted if self.playout_noise else None
         if len(states) > self.samples:
             states, weights = resample(states, weights, self.samples, rng)
         for state in states:
@@ -176,8 +178,10 @@ class StrongStrategy:
 
     def _noise(self, view: PlayerView, seen: Sequence[Sequence[Observed]]) -> list[float] | None:
         """Per seat, the share of random cards it plays in the playouts (``None``: none)."""
-        if not self.playout_noise:
-            return None
+        return self._fit(view, seen) if self.playout_noise else None
+
+    def _fit(self, view: PlayerView, seen: Sequence[Sequence[Observed]]) -> list[float]:
+        """Per seat, the model's ε: fitted to the plays ``seen``, the strong seat 0."""
         if not any(seen):
             # No card of theirs seen yet (the bid, the first trick), or no card inference
             # to fit ε by: the model's prior.
@@ -185,16 +189,20 @@ class StrongStrategy:
         return fit_noise(seen, view.seat, self.model_noise, self.model_strength)
 
     def _weights(
-        self, view: PlayerView, states: Sequence[GameState], seen: Sequence[Sequence[Observed]]
+        self,
+        view: PlayerView,
+        states: Sequence[GameState],
+        seen: Sequence[Sequence[Observed]],
+        fitted: Sequence[float] | None = None,
     ) -> list[float]:
         """How much each world counts: how well it explains the others' announcements
-        and (``seen``: their plays replayed in it) cards, tempered so that enough
-        worlds keep counting."""
+        and (``seen``: their plays replayed in it, under the ε ``fitted`` to them) cards,
+        tempered so that enough worlds keep counting."""
         if not self.inference:
             return [1.0] * len(states)
         weights = [likelihood(view, state, self.inference_base) for state in states]
         if any(seen):
-            noise = fit_noise(seen, view.seat, self.model_noise, self.model_strength)
+            noise = fitted if fitted is not None else self._fit(view, seen)
             weights = [w * chance(o, noise) for w, o in zip(weights, seen, strict=True)]
         return tempered(weights, self.least_share)
 
