@@ -98,7 +98,7 @@ def one(item: tuple[int, Hands, Reservation], opponents: str, deals: int) -> lis
             strong._simulate(view, strong._deal_rest(view, rng), contract, rng)
             for _ in range(deals)
         ]
-        simulated.append(statistics.fmean(values))
+        simulated.append(statistics.fmean(v[0] for v in values))
     return played + simulated
 
 

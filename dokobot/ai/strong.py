@@ -63,6 +63,11 @@ class StrongStrategy:
     solver_tricks: int = 2
     #: Expected gain (score points) an announcement must promise.
     announce_margin: float = 0.6
+    #: The gain a soloist's Re must promise. Negative: the playouts' soloist plays worse
+    #: than this one, so they underrate its chance (291 solos, the gain simulated at each
+    #: chance for Re against the solo's outcome: announced from a simulated −2 on, the
+    #: unannounced solos gain 0.63 a solo against random, 0.13 against the heuristic).
+    solo_call_margin: float = -2.0
     #: Expected gain over a normal game a voluntary solo must promise. Negative: the
     #: playouts' soloist plays worse than this player, so the simulation underrates a
     #: solo (benchmarks/solo_calibration.py: hands the simulation puts 0 to 2 points
@@ -100,6 +105,10 @@ class StrongStrategy:
     #: (benchmarks/ai_ab.py): +0.30 ± 0.22 a game against random, +0.13 ± 0.30
     #: against the heuristic; neither significant, neither a loss.
     playout_noise: bool = True
+    #: The bid values each contract with the better of announcing at once or not. With
+    #: ``solo_call_margin``, paired, 400 games each (benchmarks/ai_ab.py, 40 worlds):
+    #: +0.14 ± 0.11 a game against random, +0.12 ± 0.13 against the heuristic.
+    bid_calls: bool = True
     name: str = "strong"
     _fallback: HeuristicStrategy = dataclasses.field(default_factory=HeuristicStrategy)
 
@@ -220,12 +229,14 @@ class StrongStrategy:
         if party is None or not announces or not finals:
             return None
         seat = view.seat
+        soloist = is_soloist(view)
         best: tuple[float, Announce] | None = None
         for announce in announces:
             level = int(announce.level)
             called = [score(_with_call(f, party, level)).scores[seat] for f in finals]
             gain = _weighted(weights, called) - base
-            if gain > self.announce_margin and (best is None or gain > best[0]):
+            margin = self.solo_call_margin if soloist and level == 0 else self.announce_margin
+            if gain > margin and (best is None or gain > best[0]):
                 best = (gain, announce)
         return best[1] if best else None
 
@@ -251,16 +262,23 @@ class StrongStrategy:
         # The same deals for every candidate, dealt and played until the budget ends.
         deadline = _deadline(self.budget_ms)
         candidates: list[Reservation | None] = [*fit, None] if not forced else list(fit)
-        totals = dict.fromkeys(candidates, 0.0)
+        plain = dict.fromkeys(candidates, 0.0)
+        called = dict.fromkeys(candidates, 0.0)
         played = 0
         for _ in range(max(8, self.samples)):
             hands = self._deal_rest(view, rng)
             for candidate in candidates:
                 contract = None if candidate is None else Contract(candidate.value)
-                totals[candidate] += self._simulate(view, hands, contract, rng)
+                without, with_call = self._simulate(view, hands, contract, rng)
+                plain[candidate] += without
+                called[candidate] += with_call
             played += 1
             if deadline is not None and played >= 4 and time.perf_counter() > deadline:
                 break
+        # Each contract is worth the better of announcing Re (Kontra) at once and never
+        # announcing: Re adds 2 to the game value (docs/rules.md §8), which the soloist
+        # scores three times on a high chance to win, a normal game once on a lower one.
+        totals = {c: max(plain[c], called[c]) if self.bid_calls else plain[c] for c in candidates}
         best = max(fit, key=lambda r: totals[r])
         if forced:
             return legal[best]
@@ -296,8 +314,9 @@ class StrongStrategy:
         hands: Sequence[Sequence[Card]],
         contract: Contract | None,
         rng: random.Random,
-    ) -> float:
-        """The seat's score on one deal with ``contract`` (``None``: a normal game)."""
+    ) -> tuple[float, float]:
+        """The seat's score on one deal with ``contract`` (``None``: a normal game):
+        without an announcement, and with its party's Re or Kontra."""
         rules = view.rules
         seat = view.seat
         setup = GameSetup(
@@ -328,7 +347,9 @@ class StrongStrategy:
         )
         noise = self._noise(view, ())
         final = playout(state, random.Random(rng.random()), self.solver_tricks, noise)
-        return float(score(final).scores[seat])
+        party = Party.RE if final.parties.re and final.parties.re[seat] else Party.KONTRA
+        with_call = score(_with_call(final, party, 0)).scores[seat]
+        return float(score(final).scores[seat]), float(with_call)
 
 
 def _deadline(budget_ms: float | None) -> float | None:

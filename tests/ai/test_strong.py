@@ -23,6 +23,7 @@ from dokobot.engine import (
     Contract,
     GameSetup,
     GameState,
+    Party,
     Phase,
     Play,
     PlayerView,
@@ -270,9 +271,9 @@ def test_easy_plays_whole_games_without_solos_or_announcements() -> None:
         assert all(m.seat != 0 for m in final.calls.log)
 
 
-#: Deals (of 80 scanned, 4 found) where owing the solo changes the choice: a meatless
-#: solo and a diamonds solo instead of healthy.
-SOLO_TIMING_SEEDS = (17, 22)
+#: Deals (of 400 scanned, 18 found) where owing the solo changes the choice: a meatless
+#: solo and a spades solo instead of healthy.
+SOLO_TIMING_SEEDS = (17, 105)
 
 
 def test_an_owed_compulsory_solo_is_played_with_a_hand_good_enough_for_it() -> None:
@@ -291,7 +292,7 @@ def test_an_owed_compulsory_solo_is_played_with_a_hand_good_enough_for_it() -> N
 
     assert [(choice(s, False), choice(s, True)) for s in SOLO_TIMING_SEEDS] == [
         (Reservation.HEALTHY, Reservation.MEATLESS),
-        (Reservation.HEALTHY, Reservation.DIAMONDS_SOLO),
+        (Reservation.HEALTHY, Reservation.SPADES_SOLO),
     ]
     # Without a list (no compulsory solos) owing means nothing: healthy as before.
     assert (
@@ -338,19 +339,26 @@ def test_the_simulation_picks_the_solo_and_a_hand_the_count_rejects_stays_health
 
     class Simulated(StrongStrategy):
         """Playouts replaced by fixed values: a normal game 1, a solo ``solo`` (clubs
-        solo ``clubs``)."""
+        solo ``clubs``); with the party's Re or Kontra, a normal game ``normal_called``
+        and a solo ``solo_called``."""
 
         solo = 0.0
         clubs = 0.0
+        solo_called = -9.0
+        normal_called = 1.0
 
         def _simulate(self, view, hands, contract, rng):  # type: ignore[no-untyped-def]
             if contract is None:
-                return 1.0
-            return self.clubs if contract is Contract.CLUBS_SOLO else self.solo
+                return 1.0, self.normal_called
+            plain = self.clubs if contract is Contract.CLUBS_SOLO else self.solo
+            return plain, self.solo_called
 
-    def bid(view: PlayerView, solo: float, clubs: float) -> Reservation:
-        strategy = Simulated(samples=4)
-        strategy.solo, strategy.clubs = solo, clubs
+    def bid(
+        view: PlayerView, solo: float, clubs: float, called: float = -9.0, calls: bool = True
+    ) -> Reservation:
+        strategy = Simulated(samples=4, bid_calls=calls)
+        strategy.solo, strategy.clubs, strategy.solo_called = solo, clubs, called
+        strategy.normal_called = 1.5 if called > -9.0 else 1.0
         action = strategy.choose(view, random.Random(1))
         assert isinstance(action, Bid)
         return action.reservation
@@ -360,6 +368,11 @@ def test_the_simulation_picks_the_solo_and_a_hand_the_count_rejects_stays_health
     # Within the margin: a solo simulated 1.5 points below a normal game is played, as
     # the playouts' soloist plays worse than this one (solo_margin).
     assert bid(rejected, -0.5, -2.0).is_solo
+    # A solo worth 6 with its Re at once beats a normal game worth 1.5 with one, though
+    # silent it simulates 5 below: each contract counts with its better way to announce.
+    assert bid(rejected, -4.0, -4.0, called=6.0).is_solo
+    assert bid(rejected, -4.0, -4.0, called=6.0, calls=False) is Reservation.HEALTHY
+    assert bid(rejected, -4.0, -4.0, called=-1.0) is Reservation.HEALTHY
     assert bid(liked, -2.0, -2.0) is Reservation.DIAMONDS_SOLO
     assert bid(liked, -2.0, -1.0) is Reservation.CLUBS_SOLO
 
@@ -383,3 +396,42 @@ def test_a_soloist_whose_hand_count_says_re_announces_it_even_if_the_playouts_do
     assert isinstance(call, Announce) and call.level is Announcement.PARTY
     silent = Doubting(samples=4, soloist_calls=False).choose(view, random.Random(2))
     assert isinstance(silent, Play)
+
+
+def test_a_soloist_announces_re_on_an_even_chance_a_partner_in_a_normal_game_does_not() -> None:
+    """The playouts underrate the soloist's chance, so its Re needs less (``solo_call_
+    margin``): with the worlds split one won, one lost, a clubs solo says Re; the same
+    even split in a normal game is no Re for its Re player."""
+    hands = deal(random.Random("1:164:deal"))
+
+    def start(solo: bool) -> GameState:
+        state = GameState.new(GameSetup(dealer=3, hands=hands))
+        for seat in range(4):
+            wish = Reservation.CLUBS_SOLO if solo and seat == 0 else Reservation.HEALTHY
+            state = apply(state, Bid(seat, wish))
+        return state
+
+    def split(state: GameState, seat: int) -> list[GameState]:
+        """Two random playouts of ``state``: one the seat's party wins, one it loses."""
+        party = state.party(seat)
+        won: dict[bool, GameState] = {}
+        for seed in range(200):
+            final = playout(state, random.Random(seed), 0, [1.0] * 4)
+            won.setdefault(score(final).winner is party, final)
+        return [won[True], won[False]]
+
+    def call(state: GameState, seat: int) -> Announce | None:
+        view = player_view(state, seat)
+        announces = [a for a in view.legal if isinstance(a, Announce)]
+        assert Announcement.PARTY in {a.level for a in announces}
+        finals = split(state, seat)
+        base = sum(score(f).scores[seat] for f in finals) / 2
+        return StrongStrategy()._announcement(view, announces, finals, [1.0, 1.0], base)
+
+    solo = start(True)
+    assert solo.to_act == 0
+    made = call(solo, 0)
+    assert made is not None and made.level is Announcement.PARTY
+    normal = start(False)
+    re_seat = next(s for s in range(4) if normal.party(s) is Party.RE)
+    assert call(normal, re_seat) is None
