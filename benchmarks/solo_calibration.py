@@ -98,7 +98,9 @@ def one(item: tuple[int, Hands, Reservation], opponents: str, deals: int) -> lis
             strong._simulate(view, strong._deal_rest(view, rng), contract, rng)
             for _ in range(deals)
         ]
-        simulated.append(statistics.fmean(v[0] for v in values))
+        # As the bid counts it: the better of announcing at once and never (bid_calls).
+        silent, called = (statistics.fmean(v[i] for v in values) for i in (0, 1))
+        simulated.append(max(silent, called) if strong.bid_calls else silent)
     return played + simulated
 
 
