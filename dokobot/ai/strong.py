@@ -22,6 +22,7 @@ from dokobot.engine import (
     TRUMP,
     Action,
     Announce,
+    Announcement,
     Bid,
     Card,
     Contract,
@@ -235,7 +236,8 @@ class StrongStrategy:
             level = int(announce.level)
             called = [score(_with_call(f, party, level)).scores[seat] for f in finals]
             gain = _weighted(weights, called) - base
-            margin = self.solo_call_margin if soloist and level == 0 else self.announce_margin
+            party_call = announce.level is Announcement.PARTY
+            margin = self.solo_call_margin if soloist and party_call else self.announce_margin
             if gain > margin and (best is None or gain > best[0]):
                 best = (gain, announce)
         return best[1] if best else None
@@ -347,8 +349,9 @@ class StrongStrategy:
         )
         noise = self._noise(view, ())
         final = playout(state, random.Random(rng.random()), self.solver_tricks, noise)
-        party = Party.RE if final.parties.re and final.parties.re[seat] else Party.KONTRA
-        with_call = score(_with_call(final, party, 0)).scores[seat]
+        party = final.party(seat)
+        assert party is not None  # the simulated deal's parties are known
+        with_call = score(_with_call(final, party, Announcement.PARTY)).scores[seat]
         return float(score(final).scores[seat]), float(with_call)
 
 
