@@ -11,14 +11,13 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import multiprocessing
 import os
 import random
 import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor
 from typing import Any
 
 from dokobot import metrics
@@ -66,6 +65,7 @@ from dokobot.storage import Storage
 from . import events as ev
 from .clock import Clock, SystemClock
 from .persist import finished_game, record_header
+from .workers import Workers
 
 log = logging.getLogger(__name__)
 
@@ -348,8 +348,8 @@ class TableService:
         self.default_ai = default_ai
         self.ai_budget_ms = ai_budget_ms
         self.ai_timeout = ai_timeout
-        self._pool: ProcessPoolExecutor | None = None
         self.ai_workers = ai_workers
+        self._workers = Workers(ai_workers or os.cpu_count() or 2)
         self._owns = owns or (lambda guild_id: True)
 
     # ------------------------------------------------------------------ lifecycle
@@ -457,9 +457,7 @@ class TableService:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.idle_events()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._workers.discard()
 
     async def idle(self) -> None:
         """Wait until no AI move or event is pending (timers keep waiting on the clock)."""
@@ -1343,11 +1341,10 @@ class TableService:
             return await asyncio.to_thread(strategy.choose, view, random.Random(seed))
         budget = float(table.settings.get("ai_budget_ms", self.ai_budget_ms))
         timeout = self.ai_timeout if self.ai_timeout is not None else 4 * budget / 1000 + 1
-        loop = asyncio.get_running_loop()
         try:
             # The budget counts from now: time queued for a busy worker is thinking time lost.
             due = time.time() + budget / 1000
-            work = loop.run_in_executor(self._workers(), ai_decision, level, view, seed, due)
+            work = self._workers.run(ai_decision, level, view, seed, due)
             action = await asyncio.wait_for(work, timeout)
             metrics.AI_DECISIONS.labels(level, "worker").inc()
             return action
@@ -1360,19 +1357,10 @@ class TableService:
                 seat,
                 type(exc).__name__,
             )
-            if isinstance(exc, BrokenExecutor) and self._pool is not None:
+            if isinstance(exc, BrokenExecutor):
                 # A worker died: the next decision starts fresh workers.
-                self._pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = None
+                self._workers.discard()
             return self._fallback.choose(view, random.Random(seed))
-
-    def _workers(self) -> ProcessPoolExecutor:
-        """The AI worker processes, one per core, started on first use."""
-        if self._pool is None:
-            context = multiprocessing.get_context("forkserver")
-            workers = self.ai_workers or os.cpu_count() or 2
-            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
-        return self._pool
 
     async def _turn_timer(self, table: _Table, marker: tuple[int, int], seat: int) -> None:
         """Remind once, then let the AI play the turn; two in a row hand the seat to the AI."""

@@ -48,7 +48,7 @@ async def test_strong_ai_seats_play_a_game_in_worker_processes(storage: Storage)
         await play_one_game(svc, recorder)
         result = recorder.of(ev.GameOver)[0].result
         assert sum(result["scores"]) == 0
-        assert svc._pool is not None  # the decisions went to the workers
+        assert svc._workers.pool is not None  # the decisions went to the workers
     finally:
         await svc.close()
 
@@ -89,7 +89,7 @@ async def test_with_ai_workers_every_level_thinks_in_the_worker_processes(
         await svc.start(CHANNEL, ANNA.user_id, ai_level="heuristic")
         await play_one_game(svc, recorder)
         assert sum(recorder.of(ev.GameOver)[0].result["scores"]) == 0
-        assert svc._pool is not None and svc._pool._max_workers == 2
+        assert svc._workers.pool is not None and svc._workers.count == 2
         # Three AI seats: their bids and 3 × 12 cards, none of them in a thread.
         assert decisions("worker") - before[0] >= 3 * 12
         assert decisions("thread") == before[1]
@@ -106,7 +106,7 @@ async def test_a_crashed_worker_never_stalls_the_table(
         await svc.open_table(GUILD, CHANNEL, ANNA)
         await svc.start(CHANNEL, ANNA.user_id, ai_level="strong")
         await svc.idle()
-        pool = svc._pool
+        pool = svc._workers.pool
         assert pool is not None
         for process in list(pool._processes.values()):  # the workers die, as in an OOM kill
             os.kill(process.pid, signal.SIGKILL)
@@ -114,7 +114,7 @@ async def test_a_crashed_worker_never_stalls_the_table(
             await play_one_game(svc, recorder)
         assert recorder.of(ev.GameOver)
         assert "failed (BrokenProcessPool); the normal AI decides" in caplog.text
-        assert svc._pool is not pool  # fresh workers took over
+        assert svc._workers.pool is not pool  # fresh workers took over
     finally:
         await svc.close()
 
