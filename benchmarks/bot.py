@@ -8,10 +8,16 @@ latency costs no wall time but queues exactly as it would on real Discord.
 
 Prints, for each latency:
 - interaction p50/p95: virtual ms from a click's arrival to the bot's first answer
-  (Discord wants one within 3,000 ms);
+  (Discord wants one within 3,000 ms); and the same in wall-clock ms from the click
+  to the answer, which shows a busy event loop (virtual time stands still meanwhile);
 - trick post lag p50/p95: virtual ms from a trick's last card to its public post;
 - event-loop lag p99: wall-clock ms a 20 ms ticker overslept while the bot worked;
-- requests per virtual second at the peak (Discord's global limit: 50).
+  and the same with the time SimCord's own bookkeeping held the loop taken out
+  (SimCord settles the simulation on the bot's loop; a sampler thread tells whose
+  code runs there every 5 ms);
+- requests per virtual second at the peak (Discord's global limit: 50);
+- the AI decisions made, and how many of them fell back to the normal AI.
+``--ai strong`` thinks in the worker processes, as in production.
 ``--json`` ends with one JSON line.
 """
 
@@ -19,9 +25,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import json
+import os
 import sys
+import sysconfig
 import tempfile
+import threading
 import time
 from collections import Counter
 from datetime import datetime, timedelta
@@ -30,6 +40,7 @@ from typing import Any
 
 import discord
 import simcord
+from prometheus_client import REGISTRY
 from simcord.http.client import FakeHTTPClient, FakeWebhookAdapter, _path_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -64,6 +75,8 @@ class Probe:
         self.trick_done: dict[tuple[int, int], float] = {}
         self.trick_ms: list[float] = []
         self.per_second: Counter[int] = Counter()
+        self.clicked: float | None = None  # wall time of the click awaiting its answer
+        self.interaction_wall_ms: list[float] = []
 
     def answered(self, path: str) -> None:
         """An interaction callback reached Discord: how long after the click?"""
@@ -75,6 +88,10 @@ class Probe:
             return
         arrived = datetime.fromisoformat(record.initial_response_deadline) - timedelta(seconds=3)
         self.interaction_ms.append((self.env.now() - arrived).total_seconds() * 1000)
+        if self.clicked is not None:
+            # Virtual time stands still while the bot works; wall time shows a busy loop.
+            self.interaction_wall_ms.append((time.perf_counter() - self.clicked) * 1000)
+            self.clicked = None
 
     def on_event(self, event: ev.Event) -> None:
         if isinstance(event, ev.TrickCompleted):
@@ -91,13 +108,70 @@ class Probe:
                 self.trick_ms.append((self.env._virtual_time - start) * 1000)
 
 
-async def ticker(lags: list[float], stop: asyncio.Event) -> None:
-    """Sleep 20 ms of wall time again and again; record how late each wake-up was."""
-    loop = asyncio.get_running_loop()
+def ai_counts(level: str) -> tuple[float, float]:
+    """The level's decisions so far (in workers or threads) and the fallbacks to normal."""
+    decided = sum(
+        REGISTRY.get_sample_value("dokobot_ai_decisions_total", {"level": level, "where": w}) or 0.0
+        for w in ("worker", "thread")
+    )
+    return decided, REGISTRY.get_sample_value("dokobot_ai_fallbacks_total") or 0.0
+
+
+class Sampler:
+    """Whose code holds the event loop: SimCord's own bookkeeping, or the bot's.
+
+    SimCord settles the simulation on the bot's loop; its work grows with the waits in
+    flight and has no counterpart on real Discord. A thread looks at the loop's thread
+    every 5 ms and notes which code runs there, so that the lag can be split.
+    """
+
+    PERIOD = 0.005
+
+    def __init__(self) -> None:
+        self.simcord: list[float] = []  # wall times at which SimCord's code held the loop
+        self._stop = threading.Event()
+        self._loop_thread = threading.get_ident()
+        self._thread = threading.Thread(target=self._run, name="sampler", daemon=True)
+
+    def __enter__(self) -> Sampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.PERIOD):
+            frame = sys._current_frames().get(self._loop_thread)
+            if frame is not None and owner(frame) == "simcord":
+                self.simcord.append(time.perf_counter())
+
+    def simcord_ms(self, start: float, end: float) -> float:
+        """About how long SimCord's code held the loop between two wall times."""
+        return (bisect.bisect(self.simcord, end) - bisect.bisect(self.simcord, start)) * (
+            self.PERIOD * 1000
+        )
+
+
+def owner(frame: Any) -> str:
+    """``simcord`` if the innermost frame outside the standard library is SimCord's."""
+    stdlib = sysconfig.get_paths()["stdlib"]
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if not name.startswith(stdlib) or "site-packages" in name:
+            return "simcord" if f"{os.sep}simcord{os.sep}" in name else "other"
+        frame = frame.f_back
+    return "other"
+
+
+async def ticker(lags: list[tuple[float, float, float]], stop: asyncio.Event) -> None:
+    """Sleep 20 ms of wall time again and again; record (start, end, ms overslept)."""
     while not stop.is_set():
-        start = loop.time()
+        start = time.perf_counter()
         await asyncio.sleep(0.02)
-        lags.append(max(0.0, (loop.time() - start - 0.02) * 1000))
+        end = time.perf_counter()
+        lags.append((start, end, max(0.0, (end - start - 0.02) * 1000)))
 
 
 async def run(
@@ -145,11 +219,12 @@ async def run(
                 return result
 
             FakeWebhookAdapter.request = answered  # type: ignore[method-assign]
-            lags: list[float] = []
+            lags: list[tuple[float, float, float]] = []
             stop = asyncio.Event()
             tick = asyncio.create_task(ticker(lags, stop))
+            decided, fallbacks = ai_counts(ai_level)
             wall = time.perf_counter()
-            with env.time_context(), latency(delay):
+            with env.time_context(), latency(delay), Sampler() as sampler:
                 guild = env.create_guild()
                 seats = []
                 for i in range(tables):
@@ -183,10 +258,13 @@ async def run(
                             and c.get("custom_id", "").startswith(("doko:c:", "doko:b:"))
                         ]
                         if enabled:
+                            probe.clicked = time.perf_counter()
                             await player.click(panels[-1], custom_id=enabled[0]["custom_id"])
                             clicks += 1
                     await env.advance_time(1)
             wall = time.perf_counter() - wall
+            now_decided, now_fallbacks = ai_counts(ai_level)
+            decided, fallbacks = now_decided - decided, now_fallbacks - fallbacks
             stop.set()
             await tick
             discord.abc.Messageable.send = original_send  # type: ignore[method-assign]
@@ -207,10 +285,17 @@ async def run(
         "games_finished": finished,
         "interaction_p50_ms": percentile(probe.interaction_ms, 0.5),
         "interaction_p95_ms": percentile(probe.interaction_ms, 0.95),
+        "interaction_wall_p50_ms": percentile(probe.interaction_wall_ms, 0.5),
+        "interaction_wall_p95_ms": percentile(probe.interaction_wall_ms, 0.95),
+        "ai_decisions": int(decided),
+        "ai_fallbacks": int(fallbacks),
         "trick_post_p50_ms": percentile(probe.trick_ms, 0.5),
         "trick_post_p95_ms": percentile(probe.trick_ms, 0.95),
         "trick_posts": len(probe.trick_ms),
-        "loop_lag_p99_ms": percentile(lags, 0.99),
+        "loop_lag_p99_ms": percentile([lag for _, _, lag in lags], 0.99),
+        "loop_lag_bot_p99_ms": percentile(
+            [max(0.0, lag - sampler.simcord_ms(a, b)) for a, b, lag in lags], 0.99
+        ),
         "peak_requests_per_s": max(probe.per_second.values(), default=0),
         "wall_s": round(wall, 1),
     }
@@ -240,12 +325,15 @@ def main() -> None:
     for r in rows:
         print(
             f"AI {r['ai_level']}: {r['tables']} tables, {r['latency_ms']:.0f} ms latency: "
-            f"interaction p50 {r['interaction_p50_ms']} / p95 {r['interaction_p95_ms']} ms; "
+            f"interaction p50 {r['interaction_p50_ms']} / p95 {r['interaction_p95_ms']} ms, "
+            f"wall p50 {r['interaction_wall_p50_ms']} / p95 {r['interaction_wall_p95_ms']} ms; "
             f"trick post p50 {r['trick_post_p50_ms']} / p95 {r['trick_post_p95_ms']} ms "
             f"({r['trick_posts']} tricks); "
-            f"event-loop lag p99 {r['loop_lag_p99_ms']} ms; "
+            f"event-loop lag p99 {r['loop_lag_p99_ms']} ms "
+            f"(without SimCord's bookkeeping {r['loop_lag_bot_p99_ms']} ms); "
             f"peak {r['peak_requests_per_s']} requests/s; {r['clicks']} clicks, "
-            f"{r['games_finished']} games finished; {r['wall_s']} s wall time"
+            f"{r['games_finished']} games finished; {r['ai_decisions']} AI decisions, "
+            f"{r['ai_fallbacks']} fell back to normal; {r['wall_s']} s wall time"
         )
     if args.json:
         print(json.dumps(rows))
