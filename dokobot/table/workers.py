@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import wait as wait_all
@@ -14,13 +14,18 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+log = logging.getLogger(__name__)
+
 # What every worker needs before its first decision: imported once, in the forkserver,
 # so that a new worker is a fork of a warm process rather than a fresh interpreter.
 PRELOAD = ["dokobot.table.service"]
 
-# How long each worker holds its start-up task: long enough that no worker is idle
-# before the last one was started, so every task starts a worker of its own.
-HOLD_SECONDS = 0.2
+# The longest a start-up task waits for the others to be started (a safety net only:
+# the starting thread lets them go as soon as it has handed out the last one).
+START_TIMEOUT = 10.0
+
+#: In a worker: set once every worker of its pool has been started.
+_started: Any = None
 
 
 class Workers:
@@ -57,22 +62,46 @@ class Workers:
         if self.pool is None:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(PRELOAD)
-            self.pool = ProcessPoolExecutor(max_workers=self.count, mp_context=context)
+            started = context.Event()
+            self.pool = ProcessPoolExecutor(
+                max_workers=self.count,
+                mp_context=context,
+                initializer=_remember,
+                initargs=(started,),
+            )
             # A thread starts with an empty context: no caller's clock comes along.
             self._starting = threading.Thread(
-                target=_start_all, args=(self.pool, self.count), name="ai-workers", daemon=True
+                target=_start_all,
+                args=(self.pool, self.count, started),
+                name="ai-workers",
+                daemon=True,
             )
             self._starting.start()
         return self.pool
 
 
-def _start_all(pool: ProcessPoolExecutor, count: int) -> None:
-    """Start ``count`` workers: each start-up task finds every earlier worker busy."""
-    # A failed start shows at the first decision (a broken pool), which falls back.
-    wait_all([pool.submit(_hold, HOLD_SECONDS) for _ in range(count)])
+def _start_all(pool: ProcessPoolExecutor, count: int, started: Any) -> None:
+    """Start ``count`` workers: each start-up task keeps its worker busy until the last
+    was handed out, so that every one of them starts a worker of its own."""
+    try:
+        tasks = [pool.submit(_wait_for_the_others) for _ in range(count)]
+        started.set()
+        wait_all(tasks)
+    except Exception as exc:
+        # The pool is broken or shut down: the next decision falls back to the normal
+        # AI (and says so) and then starts fresh workers.
+        log.warning("the AI workers did not start: %s", exc)
+    finally:
+        started.set()
 
 
-def _hold(seconds: float) -> int:
-    """A worker's start-up task: stay busy a moment, then say who you are."""
-    time.sleep(seconds)
+def _remember(started: Any) -> None:
+    """A worker's initializer: keep the start signal (it can only come by inheritance)."""
+    global _started
+    _started = started
+
+
+def _wait_for_the_others() -> int:
+    """A worker's start-up task."""
+    _started.wait(START_TIMEOUT)
     return os.getpid()

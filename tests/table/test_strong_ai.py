@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import random
@@ -14,6 +15,7 @@ import pytest
 from dokobot.storage import Storage
 from dokobot.table import events as ev
 from dokobot.table.clock import FakeClock
+from dokobot.table.workers import Workers
 
 from .test_service import ANNA, CHANNEL, GUILD, Recorder, human_move, service
 
@@ -143,3 +145,21 @@ def test_a_decision_that_queued_for_a_worker_searches_only_the_time_left(
     service_module.ai_decision("heuristic", view, "s", time.time() + 0.4)
     assert budgets[0] is not None and 300 < budgets[0] <= 400
     assert budgets[1:] == [service_module.MIN_BUDGET_MS, None]
+
+
+async def test_every_worker_starts_at_the_first_decision_and_none_later() -> None:
+    """All workers start together, from their own thread: a later hand-over never starts
+    a process (which would block the event loop on the forkserver's handshake)."""
+    workers = Workers(3)
+    try:
+        pid = await workers.run(os.getpid)
+        assert workers.pool is not None
+        processes = dict(workers.pool._processes)
+        assert len(processes) == 3 and pid in processes
+        assert all(p.is_alive() for p in processes.values())
+        pids = await asyncio.gather(*(workers.run(os.getpid) for _ in range(12)))
+        assert set(pids) <= set(processes)
+        assert dict(workers.pool._processes) == processes  # no worker started since
+    finally:
+        workers.discard()
+    assert workers.pool is None
