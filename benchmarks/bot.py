@@ -154,12 +154,15 @@ class Sampler:
         )
 
 
+STDLIB = sysconfig.get_paths()["stdlib"]
+
+
 def owner(frame: Any) -> str:
-    """``simcord`` if the innermost frame outside the standard library is SimCord's."""
-    stdlib = sysconfig.get_paths()["stdlib"]
+    """``simcord`` if the innermost frame outside the standard library is SimCord's
+    (generated code such as a dataclass's ``__init__``, ``<string>``, counts as its caller's)."""
     while frame is not None:
         name = frame.f_code.co_filename
-        if not name.startswith(stdlib) or "site-packages" in name:
+        if not (name.startswith((STDLIB, "<")) and "site-packages" not in name):
             return "simcord" if f"{os.sep}simcord{os.sep}" in name else "other"
         frame = frame.f_back
     return "other"

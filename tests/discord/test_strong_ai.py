@@ -79,7 +79,7 @@ async def test_two_tables_of_strong_ai_seats_think_at_once_in_the_worker_process
     for _, channel in tables:
         trick = next(m for m in public_messages(channel) if m.content.startswith("Trick 1"))
         assert [a.filename for a in trick.attachments] == ["trick-01.png"]
-    # Six strong seats said healthy and played a card each, all of it in the workers:
+    # Six strong seats made their bids and played a card each, all of it in the workers:
     # none fell back to the normal AI, and every worker was started at once.
     assert (
         counted("dokobot_ai_decisions_total", {"level": "strong", "where": "worker"}) - decided
