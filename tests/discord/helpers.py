@@ -82,3 +82,17 @@ def world(env: Any, *names: str, manager: bool = False) -> tuple[Any, Any, list[
         for i, name in enumerate(names)
     ]
     return guild, channel, members
+
+
+async def started_tables(env: Any, *names: str) -> list[tuple[Any, Any]]:
+    """One server with a channel per player, each with a table that player started
+    (empty seats get AI players): the (player, channel) pairs."""
+    guild = env.create_guild()
+    tables = []
+    for name in names:
+        channel = guild.create_text_channel(f"table-{name}")
+        player = guild.add_member(env.create_user(name))
+        await player.slash(channel, "doko new")
+        await player.click(table_message(channel), label="Start")
+        tables.append((player, channel))
+    return tables

@@ -24,6 +24,7 @@ from .helpers import (
     buttons,
     public_messages,
     reply,
+    started_tables,
     table_message,
     whose_turn,
     world,
@@ -194,14 +195,7 @@ async def test_failing_panel_edits_hold_up_no_table(
     simcord_env: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Every edit of every private panel answers 429: both tables play on regardless."""
-    guild = simcord_env.create_guild()
-    seats = []
-    for name in ("anna", "bert"):
-        channel = guild.create_text_channel(f"table-{name}")
-        player = guild.add_member(simcord_env.create_user(name))
-        await player.slash(channel, "doko new")
-        await player.click(table_message(channel), label="Start")
-        seats.append((player, channel))
+    seats = await started_tables(simcord_env, "anna", "bert")
     simcord_env.inject_error(
         "PATCH",
         "/webhooks/*",

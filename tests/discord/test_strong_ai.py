@@ -11,7 +11,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 from .conftest import close_storage, make_bot
-from .helpers import public_messages, table_message
+from .helpers import public_messages, started_tables, table_message
 from .realism import VirtualClock
 
 pytestmark = pytest.mark.usefixtures("bodies_match_discords_schema")
@@ -54,15 +54,9 @@ async def test_two_tables_of_strong_ai_seats_think_at_once_in_the_worker_process
 ) -> None:
     decided = counted("dokobot_ai_decisions_total", {"level": "strong", "where": "worker"})
     fallbacks = counted("dokobot_ai_fallbacks_total")
-    guild = simcord_env.create_guild()
-    tables = []
-    for name in ("anna", "bob"):
-        channel = guild.create_text_channel(f"table-{name}")
-        player = guild.add_member(simcord_env.create_user(name))
-        await player.slash(channel, "doko new")
-        await player.click(table_message(channel), label="Start")
+    tables = await started_tables(simcord_env, "anna", "bob")
+    for _, channel in tables:
         assert "2. Bot Berta (AI · strong)" in table_message(channel).content
-        tables.append((player, channel))
     bot = simcord_env.bot
     for _ in range(30):
         if all(trick_posted(channel) for _, channel in tables):
