@@ -435,3 +435,31 @@ def test_a_soloist_announces_re_on_an_even_chance_a_partner_in_a_normal_game_doe
     normal = start(False)
     re_seat = next(s for s in range(4) if normal.party(s) is Party.RE)
     assert call(normal, re_seat) is None
+
+
+def test_of_two_cards_that_score_alike_the_one_taking_more_card_points_is_played() -> None:
+    """Each card played out on one world, both worlds won at the same score but one with
+    more card points for the seat's party: the card points decide (``card_weight``);
+    without them the tie falls to the lower card."""
+    state = GameState.new(GameSetup(dealer=3, hands=deal(random.Random("1:164:deal"))))
+    for seat in range(4):
+        state = apply(state, Bid(seat, Reservation.HEALTHY))
+    seat = state.to_act
+    assert seat is not None
+    view = player_view(state, seat)
+    low, high = sorted((a for a in view.legal if isinstance(a, Play)), key=lambda p: p.card)[:2]
+    # Two random playouts the seat's party wins with the same score, 121-150 card points.
+    party = state.party(seat)
+    finals: dict[int, GameState] = {}
+    for s in range(500):
+        final = playout(state, random.Random(s), 0, [1.0] * 4)
+        result = score(final)
+        own = result.re_points if party is Party.RE else result.kontra_points
+        if result.winner is party and result.scores[seat] == 1 and 121 <= own <= 150:
+            finals.setdefault(own, final)
+    fewer, more = min(finals), max(finals)
+    assert more - fewer >= 10
+    options = {low: [finals[fewer]], high: [finals[more]]}
+    best, mean = StrongStrategy()._best(view, [low, high], options, [1.0])
+    assert (best, mean) == (high, 1.0)
+    assert StrongStrategy(card_weight=0)._best(view, [low, high], options, [1.0]) == (low, 1.0)
