@@ -13,6 +13,10 @@ what ``StrongStrategy.solo_margin`` rests on.
 
     python benchmarks/solo_calibration.py --hands 40 --jobs 2
     python benchmarks/solo_calibration.py --every-hand --hands 240 --opponents random
+    python benchmarks/solo_calibration.py --opponents random --noise 1.0
+
+It also prints the soloist's card points, played and simulated: with which prior ε
+of the other seats (``--noise``) the simulation matches what a table really does.
 """
 
 from __future__ import annotations
@@ -78,20 +82,31 @@ def solo_hands(count: int, seed: int, every: bool = False) -> list[tuple[int, Ha
     return out
 
 
-def one(item: tuple[int, Hands, Reservation], opponents: str, deals: int) -> list[float]:
-    """(solo played, healthy played, solo simulated, healthy simulated) for one hand."""
+def one(
+    item: tuple[int, Hands, Reservation], opponents: str, deals: int, noise: float
+) -> list[float]:
+    """(solo played, healthy played, solo simulated, healthy simulated, the soloist's
+    card points played, simulated) for one hand; the simulation's prior ε ``noise``."""
     index, hands, solo = item
     setup = GameSetup(rules=DDV, dealer=3, hands=hands)
-    played = []
+    played, points = [], 0.0
     for bid in (solo, Reservation.HEALTHY):
         players = [Bidding(bid), *(make_strategy(opponents) for _ in range(3))]
         final, _ = play_deal(setup, players, random.Random(index))
         played.append(float(score(final).scores[0]))
+        if bid is solo:
+            points = float(score(final).re_points)
     state = GameState.new(setup)
     while state.to_act != 0:
         state = apply(state, Bid(state.to_act, Reservation.HEALTHY))
     view = player_view(state, 0)
-    strong, rng = StrongStrategy(), random.Random(index)
+    strong, rng = StrongStrategy(model_noise=noise), random.Random(index)
+    simulated_points = statistics.fmean(
+        score(
+            strong._play_deal(view, strong._deal_rest(view, rng), Contract(solo.value), rng)
+        ).re_points
+        for _ in range(deals)
+    )
     simulated = []
     for contract in (Contract(solo.value), None):
         values = [
@@ -101,7 +116,7 @@ def one(item: tuple[int, Hands, Reservation], opponents: str, deals: int) -> lis
         # As the bid counts it: the better of announcing at once and never (bid_calls).
         silent, called = (statistics.fmean(v[i] for v in values) for i in (0, 1))
         simulated.append(max(silent, called) if strong.bid_calls else silent)
-    return played + simulated
+    return played + simulated + [points, simulated_points]
 
 
 def main() -> None:
@@ -112,10 +127,17 @@ def main() -> None:
     parser.add_argument("--opponents", default="heuristic")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--every-hand", action="store_true", help="not only the count's solos")
+    parser.add_argument(
+        "--noise",
+        type=float,
+        default=StrongStrategy.model_noise,
+        help="the simulation's prior ε of the other seats (default: the strong AI's)",
+    )
     args = parser.parse_args()
     items = solo_hands(args.hands, args.seed, args.every_hand)
+    n = len(items)
     with ProcessPoolExecutor(args.jobs) as pool:
-        rows = list(pool.map(one, items, [args.opponents] * len(items), [args.deals] * len(items)))
+        rows = list(pool.map(one, items, [args.opponents] * n, [args.deals] * n, [args.noise] * n))
     played = [r[0] - r[1] for r in rows]
     simulated = [r[2] - r[3] for r in rows]
     se = statistics.stdev(played) / len(played) ** 0.5
@@ -130,6 +152,13 @@ def main() -> None:
         f"  simulated: solo {statistics.fmean(r[2] for r in rows):+.2f}, healthy "
         f"{statistics.fmean(r[3] for r in rows):+.2f}, solo − healthy "
         f"{statistics.fmean(simulated):+.2f} a game"
+    )
+    gaps = [r[4] - r[5] for r in rows]
+    print(
+        f"  the soloist's card points: played {statistics.fmean(r[4] for r in rows):.1f}, "
+        f"simulated {statistics.fmean(r[5] for r in rows):.1f} (prior ε {args.noise}), "
+        f"played − simulated {statistics.fmean(gaps):+.1f} ± "
+        f"{statistics.stdev(gaps) / len(gaps) ** 0.5:.1f}"
     )
     won = sum(1 for r in rows if r[0] > 0)
     print(f"  solos won when played: {won} of {len(rows)}")

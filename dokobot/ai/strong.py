@@ -347,6 +347,22 @@ class StrongStrategy:
     ) -> tuple[float, float]:
         """The seat's score on one deal with ``contract`` (``None``: a normal game):
         without an announcement, and with its party's Re or Kontra."""
+        seat = view.seat
+        final = self._play_deal(view, hands, contract, rng)
+        party = final.party(seat)
+        assert party is not None  # the simulated deal's parties are known
+        with_call = score(_with_call(final, party, Announcement.PARTY)).scores[seat]
+        return float(score(final).scores[seat]), float(with_call)
+
+    def _play_deal(
+        self,
+        view: PlayerView,
+        hands: Sequence[Sequence[Card]],
+        contract: Contract | None,
+        rng: random.Random,
+    ) -> GameState:
+        """One deal with ``contract`` (``None``: a normal game) played out as the bid
+        simulates it: the others with the prior ε (no card of theirs seen yet)."""
         rules = view.rules
         seat = view.seat
         setup = GameSetup(
@@ -376,11 +392,7 @@ class StrongStrategy:
             to_act=leader,
         )
         noise = self._noise(view, ())
-        final = playout(state, random.Random(rng.random()), self.solver_tricks, noise)
-        party = final.party(seat)
-        assert party is not None  # the simulated deal's parties are known
-        with_call = score(_with_call(final, party, Announcement.PARTY)).scores[seat]
-        return float(score(final).scores[seat]), float(with_call)
+        return playout(state, random.Random(rng.random()), self.solver_tricks, noise)
 
 
 def _deadline(budget_ms: float | None) -> float | None:
