@@ -62,6 +62,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--start", type=int, default=0, help="first deal (to carry a run on: deals start…)"
+    )
     parser.add_argument("--a", default='{"inference": true}', help="StrongStrategy options (JSON)")
     parser.add_argument("--b", default='{"inference": false}', help="StrongStrategy options")
     parser.add_argument("--budget-ms", type=float, help="time per decision (default: samples)")
@@ -85,7 +88,7 @@ def main() -> int:
     b_scores: list[int] = []
     verdict = "no significant difference"
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        done = 0
+        done = args.start
         while done < args.deals:
             batch = range(done, min(args.deals, done + args.batch))
             futures = [pool.submit(one_deal, i, args.seed, a, b, args.opponents) for i in batch]

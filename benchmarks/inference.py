@@ -2,7 +2,8 @@
 
 Plays games of four ``--players`` (default: heuristic); at tricks 2, 5 and 8
 the seat to play deals its worlds as the strong AI does — uniform, with
-inference, with milder tempering — and each world is scored by the share of the
+inference, with milder tempering, with more or fewer Metropolis swaps
+(``refine_moves``) — and each world is scored by the share of the
 others' cards it puts where they really are, weighted as the AI weighs them.
 
     python benchmarks/inference.py --games 40
@@ -21,9 +22,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dokobot.ai import make_strategy
-from dokobot.ai.model import replay, resample
 from dokobot.ai.strong import StrongStrategy
-from dokobot.ai.worlds import deal_unseen, world
 from dokobot.engine import DDV, GameSetup, GameState, Phase, apply, deal, player_view
 
 SETTINGS: dict[str, dict[str, Any]] = {
@@ -31,6 +30,8 @@ SETTINGS: dict[str, dict[str, Any]] = {
     "announcements only": {"card_inference": False},
     "inference (default)": {},
     "inference, least_share 0.1": {"least_share": 0.1},
+    "inference, 10 swaps a world": {"refine_moves": 10},
+    "inference, 25 swaps a world": {"refine_moves": 25},
 }
 TRICKS = (2, 5, 8)
 
@@ -71,13 +72,7 @@ def main() -> None:
                 for name, options in SETTINGS.items():
                     strong = StrongStrategy(**options)
                     deals = random.Random(game * 7 + tricks)
-                    infer = strong._infers_cards(view)
-                    count = strong.samples * (strong.oversample if infer else 1)
-                    worlds = [world(view, deal_unseen(view, deals) or []) for _ in range(count)]
-                    seen = [replay(view, w) for w in worlds] if infer else []
-                    weights = strong._weights(view, worlds, seen)
-                    if len(worlds) > strong.samples:
-                        worlds, weights = resample(worlds, weights, strong.samples, deals)
+                    worlds, weights, _ = strong._worlds(view, deals)
                     found[name][tricks].append(placed_right(state, worlds, weights))
             state = apply(state, players[seat].choose(player_view(state, seat), rng))
     print(f"{args.games} games of 4 × {args.players}: hidden cards placed right, by trick")

@@ -13,12 +13,15 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TypeVar
 
-from dokobot.engine import GameState, Party, Play, PlayerView, legal_cards
+from dokobot.engine import Card, GameState, Party, Play, PlayerView, legal_cards, team_card
 
 from .heuristic import HeuristicStrategy
+from .worlds import played_by, queen_needs, voids
+from .worlds import world as _world
 
 #: The model of a sensible player's card play.
 _POLICY = HeuristicStrategy()
@@ -43,48 +46,126 @@ class Observed:
 def replay(view: PlayerView, world: GameState) -> list[Observed]:
     """Every earlier play of the other seats, in order, replayed in ``world`` against the
     heuristic's card play (what that seat saw then: its hand, the tricks)."""
-    re = world.parties.re
-    hands = [list(h) for h in world.setup.hands]
-    out: list[Observed] = []
+    return [o for _, o in replays(view, world)]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Step:
+    """One earlier play of a game as a view shows it."""
+
+    seat: int
+    card: Card
+    #: Its place among the other seats' plays (``None``: a play of the view's own seat).
+    index: int | None
+    #: What the seat saw then; its hand, party and legal cards come from each world.
+    then: PlayerView | None
+    #: The cards of the trick before this one and the number of tricks before it.
+    trick: tuple[Card, ...]
+    number: int
+
+
+def steps(view: PlayerView) -> list[Step]:
+    """Every earlier play of ``view``'s game, in order (what ``replays`` walks through)."""
     tricks = [(t.leader, t.cards) for t in view.tricks]
     if view.trick:
         tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
+    out: list[Step] = []
+    index = 0
     for number, (leader, cards) in enumerate(tricks):
         for i, card in enumerate(cards):
             seat = (leader + i) % 4
-            hand = hands[seat]
-            if seat != view.seat:
-                then = dataclasses.replace(
-                    world,
-                    hands=tuple(tuple(h) for h in hands),
-                    trick=cards[:i],
-                    leader=leader,
-                    tricks=view.tricks[:number],
-                    to_act=seat,
-                )
-                legal = legal_cards(then) or (card,)
-                # Every play is listed, forced ones too (they agree and weigh 1), so
-                # that the lists of all worlds line up play by play.
-                agrees = len(legal) == 1
-                if not agrees:
-                    parties = list(view.parties)
-                    if re is not None:
-                        parties[seat] = Party.RE if re[seat] else Party.KONTRA
-                    seat_view = dataclasses.replace(
-                        view,
-                        seat=seat,
-                        hand=tuple(hand),
-                        trick=tuple(((leader + j) % 4, c) for j, c in enumerate(cards[:i])),
-                        tricks=view.tricks[:number],
-                        leader=leader,
-                        to_act=seat,
-                        parties=tuple(parties),
-                        legal=tuple(Play(seat, c) for c in legal),
-                    )
-                    agrees = _POLICY._play(seat_view) == Play(seat, card)
-                out.append(Observed(seat, agrees, len(legal)))
-            hand.remove(card)
+            if seat == view.seat:
+                out.append(Step(seat, card, None, None, cards[:i], number))
+                continue
+            then = dataclasses.replace(
+                view,
+                seat=seat,
+                trick=tuple(((leader + j) % 4, c) for j, c in enumerate(cards[:i])),
+                tricks=view.tricks[:number],
+                leader=leader,
+                to_act=seat,
+            )
+            out.append(Step(seat, card, index, then, cards[:i], number))
+            index += 1
     return out
+
+
+#: Every play as one shared value (the replays build many legal lists).
+_PLAYS = {(seat, card): Play(seat, card) for seat in range(4) for card in Card}
+_VIEW_FIELDS = tuple(f.name for f in dataclasses.fields(PlayerView))
+
+
+def _seen_as(
+    then: PlayerView,
+    hand: tuple[Card, ...],
+    parties: tuple[Party | None, ...],
+    legal: tuple[Play, ...],
+) -> PlayerView:
+    """``then`` with the hand, parties and legal plays of one world (a cheap replace)."""
+    out = object.__new__(PlayerView)
+    for name in _VIEW_FIELDS:
+        object.__setattr__(out, name, getattr(then, name))
+    object.__setattr__(out, "hand", hand)
+    object.__setattr__(out, "parties", parties)
+    object.__setattr__(out, "legal", legal)
+    return out
+
+
+def replays(
+    view: PlayerView,
+    world: GameState,
+    seats: Collection[int] | None = None,
+    plan: Sequence[Step] | None = None,
+) -> Iterator[tuple[int, Observed]]:
+    """The plays of ``replay`` one at a time, each with its place in that list; with
+    ``seats`` only theirs. ``plan``: ``steps(view)``, when the caller has it already."""
+    re = world.parties.re
+    wanted = set(range(4)) - {view.seat} if seats is None else set(seats)
+    # Without declarations or compulsory announcements the legal cards are those that
+    # follow the led card's class (docs/rules.md §3); otherwise the engine decides, and
+    # it is given every hand as it was then.
+    simple = not world.calls.declared and world.setup.rules.compulsory_announcement.value == "off"
+    cls = world.parties.order.suit_class
+    hands = {s: list(world.setup.hands[s]) for s in (wanted if simple else range(4))}
+    parties: dict[int, tuple[Party | None, ...]] = {}
+    for s in wanted:
+        seen = list(view.parties)
+        if re is not None:
+            seen[s] = Party.RE if re[s] else Party.KONTRA
+        parties[s] = tuple(seen)
+    for step in steps(view) if plan is None else plan:
+        hand = hands.get(step.seat)
+        if hand is None:
+            continue
+        card = step.card
+        if step.index is not None and step.then is not None and step.seat in wanted:
+            legal: Sequence[Card]
+            if simple:
+                following = [c for c in hand if cls[c] == cls[step.trick[0]]] if step.trick else []
+                legal = tuple(dict.fromkeys(following or hand))
+            else:
+                state = dataclasses.replace(
+                    world,
+                    hands=tuple(tuple(hands[s]) for s in range(4)),
+                    trick=step.trick,
+                    leader=step.then.leader,
+                    tricks=view.tricks[: step.number],
+                    to_act=step.seat,
+                )
+                legal = legal_cards(state) or (card,)
+            # Every play is listed, forced ones too (they agree and weigh 1), so that the
+            # lists of all worlds line up play by play.
+            agrees = len(legal) == 1
+            if not agrees:
+                seat_view = _seen_as(
+                    step.then,
+                    tuple(hand),
+                    parties[step.seat],
+                    tuple(_PLAYS[step.seat, c] for c in legal),
+                )
+                agrees = _POLICY._play(seat_view) == _PLAYS[step.seat, card]
+            yield step.index, Observed(step.seat, agrees, len(legal))
+        hand.remove(card)
 
 
 def chance(observed: Sequence[Observed], noise: Sequence[float]) -> float:
@@ -167,3 +248,99 @@ def resample(
             running += weights[index] / total
         picked[index] = picked.get(index, 0) + 1
     return [items[i] for i in picked], [float(n) for n in picked.values()]
+
+
+def refine(
+    view: PlayerView,
+    worlds: Sequence[GameState],
+    seen: Sequence[Sequence[Observed]],
+    noise: Sequence[float],
+    prior: Callable[[GameState], float],
+    rng: random.Random,
+    moves: int,
+    deadline: float | None = None,
+) -> tuple[list[GameState], list[list[Observed]]]:
+    """Metropolis moves on ``worlds``: two other seats swap a card when the view allows it,
+    kept with the chance that the new world explains the others' announcements
+    (``prior``) and plays (under ``noise``) at least as well as the old one.
+
+    The swap is symmetric (each card of each hand equally likely), so the worlds drift
+    towards the deals the model finds likely, not only towards those first dealt.
+    """
+    states = list(worlds)
+    observed = [list(o) for o in seen]
+    if len(states) == 0 or moves <= 0:
+        return states, observed
+    hidden = [s for s in range(4) if s != view.seat and states[0].hands[s]]
+    if len(hidden) < 2:
+        return states, observed
+    cls = view.order.suit_class
+    void = voids(view)
+    need, barred = queen_needs(view, played_by(view))
+    queen = team_card(view.rules)
+    plan = steps(view)
+
+    def factor(o: Observed) -> float:
+        return math.log((1 - noise[o.seat]) * o.agrees + noise[o.seat] / o.choices + 1e-300)
+
+    def log_weight(state: GameState, plays: Sequence[Observed]) -> float:
+        return math.log(prior(state) + 1e-300) + sum(factor(o) for o in plays)
+
+    logs = [log_weight(s, o) for s, o in zip(states, observed, strict=True)]
+    for move in range(moves):
+        if deadline is not None and move % 8 == 0 and time.perf_counter() > deadline:
+            break
+        k = move % len(states)
+        state = states[k]
+        a, b = rng.sample(hidden, 2)
+        i = rng.randrange(len(state.hands[a]))
+        j = rng.randrange(len(state.hands[b]))
+        ca, cb = state.hands[a][i], state.hands[b][j]
+        if ca == cb or cls[ca] in void[b] or cls[cb] in void[a]:
+            continue
+        if (ca == queen or cb == queen) and not _queens_allow(
+            state, a, b, ca, cb, queen, need, barred
+        ):
+            continue
+        hands = [list(h) for h in state.hands]
+        hands[a][i], hands[b][j] = cb, ca
+        after = _world(view, hands)
+        # Early rejection: the plays only lower the weight, so stop once it is below
+        # the bar this move must clear.
+        bar = logs[k] + math.log(1 - rng.random())
+        plays = observed[k][:]
+        total = math.log(prior(after) + 1e-300) + sum(
+            factor(o) for o in plays if o.seat != a and o.seat != b
+        )
+        ok = total >= bar
+        if ok:
+            for index, o in replays(view, after, (a, b), plan):
+                plays[index] = o
+                total += factor(o)
+                if total < bar:
+                    ok = False
+                    break
+        if ok:
+            states[k], observed[k], logs[k] = after, plays, total
+    return states, observed
+
+
+def _queens_allow(
+    state: GameState,
+    a: int,
+    b: int,
+    ca: Card,
+    cb: Card,
+    queen: Card,
+    need: Sequence[int],
+    barred: Collection[int],
+) -> bool:
+    """Whether swapping ``ca`` (from ``a``) and ``cb`` (from ``b``) keeps the queens of
+    clubs where announcements and play put them (docs/rules.md §4)."""
+    for giver, taker, card in ((a, b, ca), (b, a, cb)):
+        if card == queen:
+            if taker in barred:
+                return False
+            if state.hands[giver].count(queen) - 1 < need[giver]:
+                return False
+    return True

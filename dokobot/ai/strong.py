@@ -47,7 +47,7 @@ from dokobot.engine import (
 from dokobot.engine.cards import CARD_POINTS
 
 from .heuristic import HeuristicStrategy, is_soloist, solo_value
-from .model import Observed, chance, fit_noise, replay, resample, tempered
+from .model import Observed, chance, fit_noise, refine, replay, resample, tempered
 from .solver import Solver, Tables, mask_of
 from .worlds import deal_unseen, unseen_cards, world
 
@@ -99,6 +99,13 @@ class StrongStrategy:
     oversample: int = 3
     #: The weights are flattened until at least this share of the worlds counts.
     least_share: float = 0.25
+    #: Metropolis swap moves per kept world (card inference, ``model.refine``), for at
+    #: most this share of the budget once the worlds are dealt. 25 place more hidden
+    #: cards right (59% at trick 8, not 52%), but against uniform worlds they gained
+    #: +0.20 ± 0.13 a game (2,400 paired games against the heuristic, 450 ms a
+    #: decision), no more than without them, at twice the decision time: off.
+    refine_moves: int = 0
+    refine_share: float = 0.5
     #: A soloist also makes the Re the heuristic's hand count would make.
     soloist_calls: bool = True
     #: In the playouts, each other seat plays a random card with its fitted ε (card
@@ -181,6 +188,20 @@ class StrongStrategy:
         world's weight."""
         deadline = _deadline(self.budget_ms)
         out: dict[Play, list[GameState]] = {p: [] for p in plays}
+        states, weights, noise = self._worlds(view, rng)
+        for state in states:
+            seed = rng.random()
+            for play in plays:
+                after = apply(state, play)
+                out[play].append(playout(after, random.Random(seed), self.solver_tricks, noise))
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return {p: fs for p, fs in out.items() if fs}, weights
+
+    def _worlds(
+        self, view: PlayerView, rng: random.Random
+    ) -> tuple[list[GameState], list[float], list[float] | None]:
+        """The worlds to play out, each one's weight, and the others' ε in the playouts."""
         # With card inference, more worlds are dealt than played out (while a third of
         # the budget lasts): the ones that explain the others' cards best are kept.
         infer = self._infers_cards(view)
@@ -201,15 +222,27 @@ class StrongStrategy:
         weights = self._weights(view, states, seen, fitted)
         noise = fitted if self.playout_noise else None
         if len(states) > self.samples:
-            states, weights = resample(states, weights, self.samples, rng)
-        for state in states:
-            seed = rng.random()
-            for play in plays:
-                after = apply(state, play)
-                out[play].append(playout(after, random.Random(seed), self.solver_tricks, noise))
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        return {p: fs for p, fs in out.items() if fs}, weights
+            if not self.refine_moves:
+                states, weights = resample(states, weights, self.samples, rng)
+                return states, weights, noise
+            pairs, counts = resample(
+                list(zip(states, seen, strict=True)), weights, self.samples, rng
+            )
+            chains = [p for p, n in zip(pairs, counts, strict=True) for _ in range(round(n))]
+            # The kept worlds lean towards the first deals; Metropolis swaps carry them
+            # on towards the deals the model finds likely (``model.refine``).
+            states, _ = refine(
+                view,
+                [c[0] for c in chains],
+                [c[1] for c in chains],
+                fitted,
+                lambda s: likelihood(view, s, self.inference_base),
+                rng,
+                self.refine_moves * len(chains),
+                None if self.budget_ms is None else _deadline(self.budget_ms * self.refine_share),
+            )
+            weights = [1.0] * len(states)
+        return states, weights, noise
 
     def _infers_cards(self, view: PlayerView) -> bool:
         return self.inference and self.card_inference and bool(view.tricks or view.trick)

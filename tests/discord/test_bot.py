@@ -57,6 +57,9 @@ async def test_a_full_game_against_three_ai_players(
         moves += 1
         assert moves < 20
     assert moves >= 12  # a bid and twelve cards
+    # Panels are redrawn in tasks of their own, so the result may be out first: let the
+    # bot finish before looking at the panel.
+    await simcord_env.settle()
     assert "No game is running right now" in message(channel, anna, panel.id).content
     public = public_messages(channel)
     tricks = [m for m in public if m.content.startswith("Trick ")]
