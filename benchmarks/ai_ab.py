@@ -63,7 +63,10 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--start", type=int, default=0, help="first deal (to carry a run on: deals start…)"
+        "--start",
+        type=int,
+        default=0,
+        help="first deal index (carries a run on with the same --seed)",
     )
     parser.add_argument("--a", default='{"inference": true}', help="StrongStrategy options (JSON)")
     parser.add_argument("--b", default='{"inference": false}', help="StrongStrategy options")
