@@ -46,6 +46,9 @@ async def test_a_full_game_against_three_ai_players(
     assert panel.ephemeral
     assert [a.filename for a in panel.attachments] == ["hand.png"]
     moves = 0
+    # The AI seats think in a thread and panels are redrawn in tasks of their own, so a
+    # click can answer before they are done: let the bot finish before each look.
+    await simcord_env.settle()
     while not any("Game 1:" in m.content for m in public_messages(channel)):
         assert whose_turn(channel) == anna.id
         # The bot redrew the open panel when the turn came back to anna.
@@ -56,10 +59,8 @@ async def test_a_full_game_against_three_ai_players(
         assert result.response is not None and result.response.id == panel.id
         moves += 1
         assert moves < 20
+        await simcord_env.settle()
     assert moves >= 12  # a bid and twelve cards
-    # Panels are redrawn in tasks of their own, so the result may be out first: let the
-    # bot finish before looking at the panel.
-    await simcord_env.settle()
     assert "No game is running right now" in message(channel, anna, panel.id).content
     public = public_messages(channel)
     tricks = [m for m in public if m.content.startswith("Trick ")]
