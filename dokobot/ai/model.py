@@ -170,11 +170,13 @@ def replays(
 
 def chance(observed: Sequence[Observed], noise: Sequence[float]) -> float:
     """How likely the plays ``observed`` (one world's) are under the model."""
-    log = 0.0
-    for o in observed:
-        eps = noise[o.seat]
-        log += math.log((1 - eps) * o.agrees + eps / o.choices)
-    return math.exp(log)
+    return math.exp(sum(_log_play(o, noise) for o in observed))
+
+
+def _log_play(o: Observed, noise: Sequence[float]) -> float:
+    """The log-chance of one replayed play: the policy's card with 1 − ε, any with ε."""
+    eps = noise[o.seat]
+    return math.log((1 - eps) * o.agrees + eps / o.choices + 1e-300)
 
 
 def fit_noise(
@@ -280,11 +282,8 @@ def refine(
     queen = team_card(view.rules)
     plan = steps(view)
 
-    def factor(o: Observed) -> float:
-        return math.log((1 - noise[o.seat]) * o.agrees + noise[o.seat] / o.choices + 1e-300)
-
     def log_weight(state: GameState, plays: Sequence[Observed]) -> float:
-        return math.log(prior(state) + 1e-300) + sum(factor(o) for o in plays)
+        return math.log(prior(state) + 1e-300) + sum(_log_play(o, noise) for o in plays)
 
     logs = [log_weight(s, o) for s, o in zip(states, observed, strict=True)]
     for move in range(moves):
@@ -310,13 +309,13 @@ def refine(
         bar = logs[k] + math.log(1 - rng.random())
         plays = observed[k][:]
         total = math.log(prior(after) + 1e-300) + sum(
-            factor(o) for o in plays if o.seat != a and o.seat != b
+            _log_play(o, noise) for o in plays if o.seat != a and o.seat != b
         )
         ok = total >= bar
         if ok:
             for index, o in replays(view, after, (a, b), plan):
                 plays[index] = o
-                total += factor(o)
+                total += _log_play(o, noise)
                 if total < bar:
                     ok = False
                     break
