@@ -11,11 +11,17 @@ is used so that looking often does not inflate the error rate).
         --b '{"inference": false}' --budget-ms 450 --jobs 2
 
 Prints the mean difference ± standard error, t, the p-value and both means.
+
+A long run can be spread over several sittings with ``--log``: every finished deal
+is appended to the file, and a later run with the same arguments skips the deals
+already logged and counts them in (a run logged with other versions or opponents is
+refused). ``benchmarks/results/`` keeps such runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import random
@@ -53,6 +59,44 @@ def one_deal(
     return pairs
 
 
+def read_log(path: Path, setting: dict[str, Any]) -> dict[int, list[tuple[int, int]]]:
+    """The deals a ``--log`` file already holds (empty if there is none)."""
+    if not path.exists():
+        return {}
+    out: dict[int, list[tuple[int, int]]] = {}
+    codes: set[str] = set()
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        row = json.loads(line)
+        if row["setting"] != setting:
+            sys.exit(f"{path}:{number}: logged with {row['setting']}, not {setting}")
+        out[row["deal"]] = [(sa, sb) for sa, sb in row["pairs"]]
+        codes.add(row["code"])
+    if codes - {code_version()}:
+        print(
+            f"note: {path} holds deals played by other code ({', '.join(sorted(codes))})",
+            file=sys.stderr,
+        )
+    return out
+
+
+def write_log(
+    path: Path, setting: dict[str, Any], index: int, pairs: list[tuple[int, int]]
+) -> None:
+    """Append one finished deal to a ``--log`` file, with the code that played it."""
+    row = {"setting": setting, "deal": index, "pairs": pairs, "code": code_version()}
+    with path.open("a") as log:
+        log.write(json.dumps(row) + "\n")
+
+
+def code_version() -> str:
+    """A digest of the engine's and the AI's sources: which code played a logged deal."""
+    root = Path(__file__).resolve().parent.parent / "dokobot"
+    digest = hashlib.sha256()
+    for source in sorted([*root.glob("engine/*.py"), *root.glob("ai/*.py")]):
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def p_value(t: float) -> float:
     """Two-sided p of a t statistic (normal approximation: hundreds of pairs)."""
     return math.erfc(abs(t) / math.sqrt(2))
@@ -78,10 +122,15 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--alpha", type=float, default=0.05)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--log", type=Path, help="append each deal's pairs here; deals already in it count"
+    )
     args = parser.parse_args()
     common = {"samples": args.samples, "budget_ms": args.budget_ms}
     a = {**common, **json.loads(args.a)}
     b = {**common, **json.loads(args.b)}
+    setting = {"a": a, "b": b, "opponents": args.opponents, "seed": args.seed}
+    logged = read_log(args.log, setting) if args.log else {}
     looks = max(1, math.ceil(args.deals / args.batch)) if args.sequential else 1
     # Pocock's constant bound for `looks` equally spaced looks (two-sided), approximated
     # by Bonferroni, which is on the safe side.
@@ -94,9 +143,19 @@ def main() -> int:
         done = args.start
         while done < args.deals:
             batch = range(done, min(args.deals, done + args.batch))
-            futures = [pool.submit(one_deal, i, args.seed, a, b, args.opponents) for i in batch]
-            for future in futures:
-                for sa, sb in future.result():
+            futures = {
+                i: pool.submit(one_deal, i, args.seed, a, b, args.opponents)
+                for i in batch
+                if i not in logged
+            }
+            for i in batch:
+                if i in futures:
+                    pairs = futures[i].result()
+                    if args.log:
+                        write_log(args.log, setting, i, pairs)
+                else:
+                    pairs = logged[i]
+                for sa, sb in pairs:
                     a_scores.append(sa)
                     b_scores.append(sb)
                     diffs.append(sa - sb)
