@@ -21,6 +21,7 @@ refused). ``benchmarks/results/`` keeps such runs.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import math
@@ -88,8 +89,10 @@ def write_log(
         log.write(json.dumps(row) + "\n")
 
 
+@functools.cache
 def code_version() -> str:
-    """A digest of the engine's and the AI's sources: which code played a logged deal."""
+    """A digest of the engine's and the AI's sources: which code played a logged deal
+    (read once, as the run starts: the code it loaded, not files edited since)."""
     root = Path(__file__).resolve().parent.parent / "dokobot"
     digest = hashlib.sha256()
     for source in sorted([*root.glob("engine/*.py"), *root.glob("ai/*.py")]):
