@@ -1,10 +1,13 @@
 """How good are the strong AI's worlds? The share of hidden cards they put in the right seat.
 
-Plays games of four ``--players`` (default: heuristic); at tricks 2, 5 and 8
-the seat to play deals its worlds as the strong AI does — uniform, with
+Plays games of four ``--players`` (default: heuristic); at tricks 1, 3, 6 and 9
+(0, 2, 5 and 8 complete), after the lead, the seat to play deals its worlds as
+the strong AI does — uniform, with
 inference, with milder tempering, with more or fewer Metropolis swaps
 (``refine_moves``) — and each world is scored by the share of the
-others' cards it puts where they really are, weighted as the AI weighs them.
+others' cards it puts where they really are, weighted as the AI weighs them, and
+(where the seat cannot yet tell who plays with whom) by whether its parties are
+the true ones.
 
     python benchmarks/inference.py --games 40
 """
@@ -28,12 +31,13 @@ from dokobot.engine import DDV, GameSetup, GameState, Phase, apply, deal, player
 SETTINGS: dict[str, dict[str, Any]] = {
     "uniform": {"inference": False},
     "announcements only": {"card_inference": False},
+    "announcements by trumps": {"call_inference": False},
     "inference (default)": {},
     "inference, least_share 0.1": {"least_share": 0.1},
     "inference, 10 swaps a world": {"refine_moves": 10},
     "inference, 25 swaps a world": {"refine_moves": 25},
 }
-TRICKS = (2, 5, 8)
+TRICKS = (0, 2, 5, 8)
 
 
 def placed_right(state: GameState, worlds: list[GameState], weights: list[float]) -> float:
@@ -50,12 +54,21 @@ def placed_right(state: GameState, worlds: list[GameState], weights: list[float]
     return total / sum(weights)
 
 
+def parties_right(state: GameState, worlds: list[GameState], weights: list[float]) -> float:
+    """The weighted share of worlds whose parties (who plays with whom) are the true ones."""
+    truth = state.parties.re
+    total = sum(w for w, sample in zip(weights, worlds, strict=True) if sample.parties.re == truth)
+    return total / sum(weights)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--players", default="heuristic")
     args = parser.parse_args()
     found: dict[str, dict[int, list[float]]] = {k: {t: [] for t in TRICKS} for k in SETTINGS}
+    # Normal games whose parties the seat cannot yet tell: how often the worlds have them.
+    teams: dict[str, dict[int, list[float]]] = {k: {t: [] for t in TRICKS} for k in SETTINGS}
     for game in range(args.games):
         rng = random.Random(game)
         state = GameState.new(GameSetup(rules=DDV, dealer=game % 4, hands=deal(rng)))
@@ -74,10 +87,20 @@ def main() -> None:
                     deals = random.Random(game * 7 + tricks)
                     worlds, weights, _ = strong._worlds(view, deals)
                     found[name][tricks].append(placed_right(state, worlds, weights))
+                    if None in view.parties:
+                        teams[name][tricks].append(parties_right(state, worlds, weights))
             state = apply(state, players[seat].choose(player_view(state, seat), rng))
     print(f"{args.games} games of 4 × {args.players}: hidden cards placed right, by trick")
     for name, by_trick in found.items():
         figures = ", ".join(f"trick {t}: {statistics.fmean(v):.3f}" for t, v in by_trick.items())
+        print(f"  {name:28s} {figures}")
+    counts = ", ".join(f"trick {t}: {len(v)}" for t, v in teams[next(iter(SETTINGS))].items())
+    print(f"parties still hidden from the seat ({counts} positions): worlds with the true parties")
+    for name, by_trick in teams.items():
+        figures = ", ".join(
+            f"trick {t}: {statistics.fmean(v) if v else float('nan'):.3f}"
+            for t, v in by_trick.items()
+        )
         print(f"  {name:28s} {figures}")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -38,12 +39,20 @@ _DECKS = {nines: dict(Counter(make_deck(nines=nines))) for nines in (False, True
 
 def strength(hand: Sequence[Card], order: CardOrder) -> tuple[int, int, int]:
     """(trumps, high trumps among H10/CQ/SQ/HQ or the top four, plain aces) of a hand."""
+    trump, high, ace = _features(order)
+    return sum(trump[c] for c in hand), sum(high[c] for c in hand), sum(ace[c] for c in hand)
+
+
+@functools.cache
+def _features(order: CardOrder) -> tuple[tuple[bool, ...], tuple[bool, ...], tuple[bool, ...]]:
+    """Per card under ``order``: whether it is a trump, a high trump, a plain ace (the
+    hand counts run for every seat of every sampled world, so they look these up)."""
     cls = order.suit_class
-    trumps = [c for c in hand if cls[c] == TRUMP]
     top = set(order.trumps[:4]) if order.trumps[:1] != (Card.H10,) else set(HIGH_TRUMPS)
-    high = sum(1 for c in trumps if c in top)
-    aces = sum(1 for c in hand if cls[c] != TRUMP and c % 6 == Rank.ACE)
-    return len(trumps), high, aces
+    trump = tuple(cls[c] == TRUMP for c in Card)
+    high = tuple(cls[c] == TRUMP and c in top for c in Card)
+    ace = tuple(cls[c] != TRUMP and c % 6 == Rank.ACE for c in Card)
+    return trump, high, ace
 
 
 def is_soloist(view: PlayerView) -> bool:
@@ -54,15 +63,15 @@ def is_soloist(view: PlayerView) -> bool:
 
 def plain_losers(hand: Sequence[Card], order: CardOrder) -> int:
     """Plain cards that are unlikely to win: everything but aces and a ten behind two aces."""
-    losers = 0
-    by_suit: dict[int, list[Card]] = {}
+    trump, _, ace = _features(order)
+    cls = order.suit_class
+    cards = [0, 0, 0, 0, 0]
+    aces = [0, 0, 0, 0, 0]
     for c in hand:
-        if order.suit_class[c] != TRUMP:
-            by_suit.setdefault(order.suit_class[c], []).append(c)
-    for cards in by_suit.values():
-        aces = sum(1 for c in cards if c % 6 == Rank.ACE)
-        losers += max(0, len(cards) - aces)
-    return losers
+        if not trump[c]:
+            cards[cls[c]] += 1
+            aces[cls[c]] += ace[c]
+    return sum(max(0, n - a) for n, a in zip(cards, aces, strict=True))
 
 
 def solo_value(hand: Sequence[Card], contract: Contract, rules: RuleSet | None = None) -> float:

@@ -5,19 +5,46 @@ probability ``1 - ε`` and a uniformly random legal card with probability ``ε``
 In a sampled world every earlier play can be replayed against the policy, so a
 world can be weighed by how well it explains the plays (card inference), and ε
 itself is fitted per seat: a seat that keeps playing what no sensible player
-plays gets a high ε, and its cards then say little about its hand.
+plays gets a high ε, and its cards then say little about its hand. Each play is
+replayed with what its seat knew then (the parties as far as they were out).
+
+What the others said is replayed the same way (``CallReplays``): each healthy
+against the heuristic's reservation, and at each card while a seat's Re or Kontra
+was open, its call or its silence against the heuristic's announcement.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TypeVar
 
-from dokobot.engine import Card, GameState, Party, Play, PlayerView, legal_cards, team_card
+from dokobot.engine import (
+    Action,
+    Announce,
+    Announcement,
+    Bid,
+    Calls,
+    Card,
+    Contract,
+    GameState,
+    Made,
+    Party,
+    Phase,
+    Play,
+    PlayerView,
+    Reservation,
+    apply,
+    deduce_parties,
+    legal_bids,
+    legal_cards,
+    may_announce,
+    team_card,
+)
 
 from .heuristic import HeuristicStrategy
 from .worlds import played_by, queen_needs, voids
@@ -43,10 +70,13 @@ class Observed:
     choices: int
 
 
-def replay(view: PlayerView, world: GameState) -> list[Observed]:
+def replay(
+    view: PlayerView, world: GameState, plan: Sequence[Step] | None = None
+) -> list[Observed]:
     """Every earlier play of the other seats, in order, replayed in ``world`` against the
-    heuristic's card play (what that seat saw then: its hand, the tricks)."""
-    return [o for _, o in replays(view, world)]
+    heuristic's card play (what that seat saw then: its hand, the tricks); ``plan``:
+    ``steps(view)``, when the caller has it already."""
+    return [o for _, o in replays(view, world, plan=plan)]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -62,6 +92,11 @@ class Step:
     #: The cards of the trick before this one and the number of tricks before it.
     trick: tuple[Card, ...]
     number: int
+    #: What was public then about the parties of a normal game: the queens of clubs each
+    #: seat had played, and who had announced Re and Kontra.
+    queens: tuple[int, ...] = (0, 0, 0, 0)
+    re_called: frozenset[int] = frozenset()
+    kontra_called: frozenset[int] = frozenset()
 
 
 def steps(view: PlayerView) -> list[Step]:
@@ -69,24 +104,53 @@ def steps(view: PlayerView) -> list[Step]:
     tricks = [(t.leader, t.cards) for t in view.tricks]
     if view.trick:
         tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
+    queen = team_card(view.rules)
+    queens = [0, 0, 0, 0]
+    played = [0, 0, 0, 0]
     out: list[Step] = []
     index = 0
     for number, (leader, cards) in enumerate(tricks):
         for i, card in enumerate(cards):
             seat = (leader + i) % 4
+            # An announcement is taken as known from the announcer's next card on (it
+            # is made before that card, and its record only tells how many cards the
+            # announcer had played): what the seat could know when it played.
+            re_called = frozenset(
+                m.seat
+                for m in view.announcements
+                if m.party is Party.RE and played[m.seat] > m.played
+            )
+            kontra_called = frozenset(
+                m.seat
+                for m in view.announcements
+                if m.party is Party.KONTRA and played[m.seat] > m.played
+            )
             if seat == view.seat:
                 out.append(Step(seat, card, None, None, cards[:i], number))
-                continue
-            then = dataclasses.replace(
-                view,
-                seat=seat,
-                trick=tuple(((leader + j) % 4, c) for j, c in enumerate(cards[:i])),
-                tricks=view.tricks[:number],
-                leader=leader,
-                to_act=seat,
-            )
-            out.append(Step(seat, card, index, then, cards[:i], number))
-            index += 1
+            else:
+                then = dataclasses.replace(
+                    view,
+                    seat=seat,
+                    trick=tuple(((leader + j) % 4, c) for j, c in enumerate(cards[:i])),
+                    tricks=view.tricks[:number],
+                    leader=leader,
+                    to_act=seat,
+                )
+                step = Step(
+                    seat,
+                    card,
+                    index,
+                    then,
+                    cards[:i],
+                    number,
+                    tuple(queens),
+                    re_called,
+                    kontra_called,
+                )
+                out.append(step)
+                index += 1
+            played[seat] += 1
+            queens[seat] += card == queen
     return out
 
 
@@ -97,18 +161,36 @@ _VIEW_FIELDS = tuple(f.name for f in dataclasses.fields(PlayerView))
 
 def _seen_as(
     then: PlayerView,
+    world: GameState,
     hand: tuple[Card, ...],
     parties: tuple[Party | None, ...],
-    legal: tuple[Play, ...],
+    legal: tuple[Action, ...],
+    announcements: tuple[Made, ...] | None = None,
 ) -> PlayerView:
-    """``then`` with the hand, parties and legal plays of one world (a cheap replace)."""
+    """``then`` with the hand, parties and legal actions of one world (a cheap replace),
+    and the announcements made by then."""
     out = object.__new__(PlayerView)
     for name in _VIEW_FIELDS:
         object.__setattr__(out, name, getattr(then, name))
     object.__setattr__(out, "hand", hand)
     object.__setattr__(out, "parties", parties)
     object.__setattr__(out, "legal", legal)
+    if announcements is not None:
+        object.__setattr__(out, "announcements", announcements)
+    if _silent(world, then.seat):
+        # The holder of both queens knows it plays a silent marriage, a hidden solo (§4),
+        # though the others see a normal game.
+        object.__setattr__(out, "contract", Contract.SILENT_MARRIAGE)
+        object.__setattr__(out, "declarer", then.seat)
     return out
+
+
+def _silent(world: GameState, seat: int) -> bool:
+    """Whether ``seat`` plays a silent marriage in ``world`` (it was dealt both queens)."""
+    return (
+        world.parties.contract in (Contract.NORMAL, Contract.SILENT_MARRIAGE)
+        and world.setup.hands[seat].count(team_card(world.setup.rules)) == 2
+    )
 
 
 def replays(
@@ -133,6 +215,16 @@ def replays(
         if re is not None:
             seen[s] = Party.RE if re[s] else Party.KONTRA
         parties[s] = tuple(seen)
+    # In a normal game the parties come out in the course of play: each play is
+    # replayed with what its seat could deduce then (its own queens, the queens
+    # played, the announcements made), not with what is public now.
+    contract = world.parties.contract
+    hidden = (
+        re is not None
+        and contract in (Contract.NORMAL, Contract.SILENT_MARRIAGE)
+        and not any(d.what == "genscher" for d in world.calls.declared)
+    )
+    queen = team_card(world.setup.rules)
     for step in steps(view) if plan is None else plan:
         hand = hands.get(step.seat)
         if hand is None:
@@ -157,15 +249,193 @@ def replays(
             # lists of all worlds line up play by play.
             agrees = len(legal) == 1
             if not agrees:
+                if hidden:
+                    assert re is not None
+                    known = _deduced(
+                        step.seat,
+                        re[step.seat],
+                        world.setup.hands[step.seat].count(queen),
+                        step.queens,
+                        step.re_called,
+                        step.kontra_called,
+                    )
+                else:
+                    known = parties[step.seat]
                 seat_view = _seen_as(
                     step.then,
+                    world,
                     tuple(hand),
-                    parties[step.seat],
+                    known,
                     tuple(_PLAYS[step.seat, c] for c in legal),
                 )
                 agrees = _POLICY._play(seat_view) == _PLAYS[step.seat, card]
             yield step.index, Observed(step.seat, agrees, len(legal))
         hand.remove(card)
+
+
+_deduced = functools.lru_cache(maxsize=4096)(deduce_parties)
+
+
+def calls_replayed(
+    view: PlayerView, world: GameState, plan: Sequence[Step] | None = None
+) -> list[Observed]:
+    """Each other seat's choice, at each of its plays while its party's Re or Kontra was
+    open to it, to announce or not, replayed in ``world`` against the heuristic's (which
+    announces at once with a strong hand): a seat that stayed silent is unlikely to hold
+    one, an announcer likely to (docs/rules.md §6)."""
+    return CallReplays(view, plan).calls(world)
+
+
+def bids_replayed(view: PlayerView, world: GameState) -> list[Observed]:
+    """Each other seat's healthy, replayed in ``world`` against the heuristic's reservation:
+    a seat that said healthy is unlikely to hold a hand the heuristic plays as a solo, or
+    both queens of clubs and a hand it would rather marry with (docs/rules.md §4)."""
+    return CallReplays(view).bids(world)
+
+
+def _seen_at_bid(
+    view: PlayerView, seat: int, hand: tuple[Card, ...], legal: Sequence[Reservation]
+) -> PlayerView:
+    """What ``seat`` saw at its reservation, as much as the heuristic's bid looks at."""
+    out = object.__new__(PlayerView)
+    for name in _VIEW_FIELDS:
+        object.__setattr__(out, name, getattr(view, name))
+    object.__setattr__(out, "seat", seat)
+    object.__setattr__(out, "phase", Phase.BIDDING)
+    object.__setattr__(out, "hand", hand)
+    object.__setattr__(out, "legal", tuple(Bid(seat, r) for r in legal))
+    return out
+
+
+class CallReplays:
+    """What the other seats said, replayed world by world against the heuristic: their
+    reservations (``bids_replayed``) and their Re and Kontra (``calls_replayed``). What the
+    worlds share is worked out once (the announcements made before each play, whether a
+    party's call was open)."""
+
+    def __init__(self, view: PlayerView, plan: Sequence[Step] | None = None) -> None:
+        self.view = view
+        self.plan = steps(view) if plan is None else plan
+        # Where each announcement stands among the plays: before its maker's next card,
+        # as the AI seats make theirs (a maker yet to play again: after every play so far).
+        count = [0, 0, 0, 0]
+        at: dict[tuple[int, int], int] = {}
+        for i, step in enumerate(self.plan):
+            at[step.seat, count[step.seat]] = i
+            count[step.seat] += 1
+        made = [
+            (at.get((m.seat, m.played), len(self.plan)), m)
+            for m in view.announcements
+            if not m.implied
+        ]
+        self.before: list[tuple[Made, ...]] = []
+        self.called: list[bool] = []
+        for i, step in enumerate(self.plan):
+            self.before.append(tuple(m for place, m in made if place < i))
+            self.called.append(any(place == i and m.seat == step.seat for place, m in made))
+        # Whether a seat's party call was open at a play depends on the world only by
+        # its parties.
+        self._open: dict[tuple[object, ...], bool] = {}
+        # The reservation round up to its first reservation: every word in it is healthy
+        # (the others' reservations are hidden, so what follows one cannot be replayed).
+        self.healthy: list[int] = []
+        for seat, word in view.bids:
+            if word != Reservation.HEALTHY.value:
+                break
+            self.healthy.append(seat)
+
+    def __call__(self, world: GameState) -> list[Observed]:
+        """The bids, then the calls (``bids_replayed`` + ``calls_replayed``)."""
+        return self.bids(world) + self.calls(world)
+
+    def bids(self, world: GameState) -> list[Observed]:
+        """Each other seat's healthy, replayed in ``world``: would the heuristic, with that
+        hand, have said healthy too (not a solo, a marriage, poverty)?"""
+        view = self.view
+        if world.poverty is not None:
+            # The world's hands are those after the poverty exchange, not those bid with.
+            return []
+        state = GameState.new(world.setup)
+        out: list[Observed] = []
+        for seat in self.healthy:
+            legal = legal_bids(state)
+            if state.to_act != seat or Reservation.HEALTHY not in legal:
+                break
+            if seat != view.seat:
+                asked = _seen_at_bid(view, seat, world.setup.hands[seat], legal)
+                wanted = _POLICY._bid(asked)
+                healthy = isinstance(wanted, Bid) and wanted.reservation is Reservation.HEALTHY
+                out.append(Observed(seat, healthy, 2))
+            state = apply(state, Bid(seat, Reservation.HEALTHY))
+        return out
+
+    def calls(self, world: GameState) -> list[Observed]:
+        """``calls_replayed`` of ``world``."""
+        view = self.view
+        re = world.parties.re
+        if re is None or world.parties.contract is Contract.MARRIAGE or world.poverty is not None:
+            # The parties of a marriage or a poverty formed during play: not replayed.
+            return []
+        queen = team_card(world.setup.rules)
+        hidden = world.parties.contract in (Contract.NORMAL, Contract.SILENT_MARRIAGE)
+        hands = {s: list(world.setup.hands[s]) for s in range(4) if s != view.seat}
+        out: list[Observed] = []
+        for i, step in enumerate(self.plan):
+            hand = hands.get(step.seat)
+            if hand is None or step.then is None:
+                continue
+            seat = step.seat
+            if self._party_call_open(i, step, world):
+                if hidden:
+                    known = _deduced(
+                        seat,
+                        re[seat],
+                        world.setup.hands[seat].count(queen),
+                        step.queens,
+                        step.re_called,
+                        step.kontra_called,
+                    )
+                else:
+                    known = tuple(world.parties.party(s) for s in range(4))
+                seat_view = _seen_as(
+                    step.then,
+                    world,
+                    tuple(hand),
+                    known,
+                    (Announce(seat, Announcement.PARTY),),
+                    self.before[i],
+                )
+                wanted = _POLICY._announce(seat_view) is not None
+                out.append(Observed(seat, wanted == self.called[i], 2))
+            hand.remove(step.card)
+        return out
+
+    def _party_call_open(self, i: int, step: Step, world: GameState) -> bool:
+        """Whether the seat of play ``i`` could still say its Re or Kontra then."""
+        parties = world.parties
+        assert parties.re is not None
+        key = (i, parties.re, parties.shift, parties.contract, parties.open)
+        known = self._open.get(key)
+        if known is None:
+            before = self.before[i]
+            calls = Calls(
+                max((m.level for m in before if m.party is Party.RE), default=-1),
+                max((m.level for m in before if m.party is Party.KONTRA), default=-1),
+                before,
+                declared=world.calls.declared,
+            )
+            assert step.then is not None
+            then = dataclasses.replace(
+                world,
+                trick=step.trick,
+                leader=step.then.leader,
+                tricks=self.view.tricks[: step.number],
+                to_act=step.seat,
+                calls=calls,
+            )
+            known = Announcement.PARTY in may_announce(then, step.seat)
+            self._open[key] = known
+        return known
 
 
 def chance(observed: Sequence[Observed], noise: Sequence[float]) -> float:

@@ -47,7 +47,17 @@ from dokobot.engine import (
 from dokobot.engine.cards import CARD_POINTS
 
 from .heuristic import HeuristicStrategy, is_soloist, solo_value
-from .model import Observed, chance, fit_noise, refine, replay, resample, tempered
+from .model import (
+    CallReplays,
+    Observed,
+    chance,
+    fit_noise,
+    refine,
+    replay,
+    resample,
+    steps,
+    tempered,
+)
 from .solver import Solver, Tables, mask_of
 from .worlds import deal_unseen, unseen_cards, world
 
@@ -82,15 +92,22 @@ class StrongStrategy:
     #: where it may have to be played with any hand (Vorführen): a solo now that
     #: simulates up to this much worse than a normal game is still the better moment.
     owed_solo_cost: float = 2.0
-    #: Weight worlds by how well they explain the others' announcements and cards
+    #: Weight worlds by how well they explain what the others said and played
     #: (inference). Against uniform worlds, at 450 ms a decision against the heuristic:
-    #: +0.04 ± 0.11 a game over 3,300 paired games (docs/architecture.md), no loss.
+    #: +0.07 ± 0.09 a game over 5,300 paired games (docs/architecture.md), no loss.
     inference: bool = True
-    #: How much more likely each trump beyond the usual makes an announcer's world.
-    #: Measured (benchmarks/ai_ab.py, 480 paired games against the heuristic): 2.0
-    #: lost 0.37 ± 0.19 a game to uniform worlds, the weights left too few worlds
-    #: that count; 1.3 does no harm.
+    #: With ``call_inference`` off: how much more likely each trump beyond the usual
+    #: makes an announcer's world. Measured (benchmarks/ai_ab.py, 480 paired games
+    #: against the heuristic): 2.0 lost 0.37 ± 0.19 a game to uniform worlds, the
+    #: weights left too few worlds that count; 1.3 does no harm.
     inference_base: float = 1.3
+    #: Weigh worlds by what the others said, replayed against the heuristic
+    #: (``model.CallReplays``), with each seat's ε as for its cards: its healthy (the
+    #: heuristic plays a solo with a strong hand and says marriage with both queens of
+    #: clubs unless it holds nine trumps), its Re or Kontra and its silence (it
+    #: announces at once with six trumps, two of them high). Off: only the announcers'
+    #: trumps count, by ``inference_base``.
+    call_inference: bool = True
     #: Weight worlds also by how well they explain the others' cards, under the
     #: heuristic's card play with a fitted share ε of random plays (``model``).
     card_inference: bool = True
@@ -210,6 +227,7 @@ class StrongStrategy:
         cutoff = None if self.budget_ms is None else _deadline(self.budget_ms / 3)
         states: list[GameState] = []
         seen: list[list[Observed]] = []
+        plan = steps(view)
         for i in range(self.samples * (self.oversample if infer else 1)):
             if i >= self.samples and cutoff is not None and time.perf_counter() > cutoff:
                 break
@@ -218,10 +236,11 @@ class StrongStrategy:
                 break
             states.append(world(view, hands))
             if infer:
-                seen.append(replay(view, states[-1]))
+                seen.append(replay(view, states[-1], plan))
         # ε fitted once: it weighs the worlds and it plays in the playouts.
         fitted = self._fit(view, seen)
-        weights = self._weights(view, states, seen, fitted)
+        calls = CallReplays(view, plan)
+        weights = self._weights(view, states, seen, fitted, calls)
         noise = fitted if self.playout_noise else None
         if len(states) > self.samples:
             if not self.refine_moves:
@@ -238,7 +257,7 @@ class StrongStrategy:
                 [c[0] for c in chains],
                 [c[1] for c in chains],
                 fitted,
-                lambda s: likelihood(view, s, self.inference_base),
+                lambda s: self._prior(view, s, fitted, calls),
                 rng,
                 self.refine_moves * len(chains),
                 None if self.budget_ms is None else _deadline(self.budget_ms * self.refine_share),
@@ -267,17 +286,32 @@ class StrongStrategy:
         states: Sequence[GameState],
         seen: Sequence[Sequence[Observed]],
         fitted: Sequence[float] | None = None,
+        calls: CallReplays | None = None,
     ) -> list[float]:
         """How much each world counts: how well it explains the others' announcements
         and (``seen``: their plays replayed in it, under the ε ``fitted`` to them) cards,
         tempered so that enough worlds keep counting."""
         if not self.inference:
             return [1.0] * len(states)
-        weights = [likelihood(view, state, self.inference_base) for state in states]
+        noise = fitted if fitted is not None else self._fit(view, seen)
+        calls = CallReplays(view) if calls is None else calls
+        weights = [self._prior(view, state, noise, calls) for state in states]
         if any(seen):
-            noise = fitted if fitted is not None else self._fit(view, seen)
             weights = [w * chance(o, noise) for w, o in zip(weights, seen, strict=True)]
         return tempered(weights, self.least_share)
+
+    def _prior(
+        self,
+        view: PlayerView,
+        state: GameState,
+        noise: Sequence[float],
+        calls: CallReplays,
+    ) -> float:
+        """How well a world explains what the others said: their reservations and
+        announcements, and where they stayed silent."""
+        if self.call_inference:
+            return chance(calls(state), noise)
+        return likelihood(view, state, self.inference_base)
 
     def _announcement(
         self,

@@ -75,7 +75,7 @@ from .state import (
     Poverty,
     Trick,
 )
-from .view import PlayerView, known_parties, player_view
+from .view import PlayerView, deduce_parties, known_parties, player_view
 
 __all__ = [
     "CARDS",
@@ -143,6 +143,7 @@ __all__ = [
     "apply",
     "card_order",
     "deal",
+    "deduce_parties",
     "describe",
     "known_parties",
     "legal_actions",

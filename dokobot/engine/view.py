@@ -123,20 +123,40 @@ def known_parties(state: GameState, seat: int) -> tuple[Party | None, ...]:
     if contract not in (Contract.NORMAL, Contract.SILENT_MARRIAGE) or state.calls.has("genscher"):
         # Genscher names the new parties aloud (docs/rules.md §9.4).
         return tuple(parties.party(s) for s in range(4))
-    if parties.re[seat] and (contract is Contract.SILENT_MARRIAGE or _holds_both(state, seat)):
+    if parties.re[seat] and contract is Contract.SILENT_MARRIAGE:
         return tuple(parties.party(s) for s in range(4))
-    # Normal game seen from one seat: the Re party is the two (or, silently married,
-    # one) holders of the queens of clubs. Keep every candidate Re party that fits
-    # what this seat knows, and name a seat's party where all candidates agree.
     queen = team_card(state.rules)
-    queens_played: dict[int, int] = {}
+    queens_played = [0, 0, 0, 0]
     for s, card in _played_cards(state):
         if card == queen:
-            queens_played[s] = queens_played.get(s, 0) + 1
-    re_known = {m.seat for m in state.calls.log if m.party is Party.RE} | set(queens_played)
-    kontra_known = {m.seat for m in state.calls.log if m.party is Party.KONTRA}
-    own_re = parties.re[seat]
-    own_queens = state.setup.hands[seat].count(queen)
+            queens_played[s] += 1
+    return deduce_parties(
+        seat,
+        bool(parties.re[seat]),
+        state.setup.hands[seat].count(queen),
+        tuple(queens_played),
+        frozenset(m.seat for m in state.calls.log if m.party is Party.RE),
+        frozenset(m.seat for m in state.calls.log if m.party is Party.KONTRA),
+    )
+
+
+def deduce_parties(
+    seat: int,
+    own_re: bool,
+    own_queens: int,
+    queens_played: tuple[int, ...],
+    re_called: frozenset[int],
+    kontra_called: frozenset[int],
+) -> tuple[Party | None, ...]:
+    """Each seat's party in a normal game as ``seat`` deduces it from its own party and
+    queens of clubs, the queens each seat has played and who announced Re or Kontra."""
+    if own_re and own_queens == 2:
+        # Both queens in one hand: a silent marriage, the others all play Kontra.
+        return tuple(Party.RE if s == seat else Party.KONTRA for s in range(4))
+    # The Re party is the two (or, silently married, one) holders of the queens of
+    # clubs. Keep every candidate Re party that fits what this seat knows, and name a
+    # seat's party where all candidates agree.
+    re_known = set(re_called) | {s for s in range(4) if queens_played[s]}
     candidates: list[frozenset[int]] = []
     for size in (1, 2):
         for team in combinations(range(4), size):
@@ -144,11 +164,13 @@ def known_parties(state: GameState, seat: int) -> tuple[Party | None, ...]:
             if (seat in group) != own_re:
                 continue
             # A lone Re player holds both queens: nobody else can have played one.
-            if size == 1 and (own_queens or set(queens_played) - group):
+            if size == 1 and (
+                own_queens or any(queens_played[s] for s in range(4) if s not in group)
+            ):
                 continue
-            if size == 2 and any(n == 2 for n in queens_played.values()):
+            if size == 2 and 2 in queens_played:
                 continue
-            if re_known <= group and not (kontra_known & group):
+            if re_known <= group and not (kontra_called & group):
                 candidates.append(group)
     out: list[Party | None] = []
     for s in range(4):
@@ -156,10 +178,6 @@ def known_parties(state: GameState, seat: int) -> tuple[Party | None, ...]:
         out.append(None if len(in_re) != 1 else (Party.RE if in_re.pop() else Party.KONTRA))
     out[seat] = Party.RE if own_re else Party.KONTRA
     return tuple(out)
-
-
-def _holds_both(state: GameState, seat: int) -> bool:
-    return state.setup.hands[seat].count(team_card(state.rules)) == 2
 
 
 def _played_cards(state: GameState) -> list[tuple[int, Card]]:
