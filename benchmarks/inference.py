@@ -1,10 +1,9 @@
 """How good are the strong AI's worlds? The share of hidden cards they put in the right seat.
 
-Plays games of four ``--players`` (default: heuristic); at tricks 1, 3, 6 and 9
-(0, 2, 5 and 8 complete), after the lead, the seat to play deals its worlds as
-the strong AI does — uniform, with
-inference, with milder tempering, with more or fewer Metropolis swaps
-(``refine_moves``) — and each world is scored by the share of the
+Plays games of four ``--players`` (default: heuristic); after 0, 2, 5 and 8
+tricks, once the next trick is led, the seat to play deals its worlds as the
+strong AI does — uniform, with inference, with milder tempering, with more or
+fewer Metropolis swaps (``refine_moves``) — and each world is scored by the share of the
 others' cards it puts where they really are, weighted as the AI weighs them, and
 (where the seat cannot yet tell who plays with whom) by whether its parties are
 the true ones.
@@ -30,8 +29,8 @@ from dokobot.engine import DDV, GameSetup, GameState, Phase, apply, deal, player
 
 SETTINGS: dict[str, dict[str, Any]] = {
     "uniform": {"inference": False},
-    "announcements only": {"card_inference": False},
-    "announcements by trumps": {"call_inference": False},
+    "what they said only": {"card_inference": False},
+    "announcers' trumps (old)": {"call_inference": False},
     "inference (default)": {},
     "inference, least_share 0.1": {"least_share": 0.1},
     "inference, 10 swaps a world": {"refine_moves": 10},
@@ -90,7 +89,9 @@ def main() -> None:
                     if None in view.parties:
                         teams[name][tricks].append(parties_right(state, worlds, weights))
             state = apply(state, players[seat].choose(player_view(state, seat), rng))
-    print(f"{args.games} games of 4 × {args.players}: hidden cards placed right, by trick")
+    print(
+        f"{args.games} games of 4 × {args.players}: hidden cards placed right, by tricks complete"
+    )
     for name, by_trick in found.items():
         figures = ", ".join(f"trick {t}: {statistics.fmean(v):.3f}" for t, v in by_trick.items())
         print(f"  {name:28s} {figures}")
