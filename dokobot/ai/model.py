@@ -159,6 +159,15 @@ _PLAYS = {(seat, card): Play(seat, card) for seat in range(4) for card in Card}
 _VIEW_FIELDS = tuple(f.name for f in dataclasses.fields(PlayerView))
 
 
+def _copied(view: PlayerView, **fields: object) -> PlayerView:
+    """``view`` with ``fields`` replaced (a cheap ``dataclasses.replace``: the replays
+    build one view per play and world)."""
+    out = object.__new__(PlayerView)
+    for name in _VIEW_FIELDS:
+        object.__setattr__(out, name, fields[name] if name in fields else getattr(view, name))
+    return out
+
+
 def _seen_as(
     then: PlayerView,
     world: GameState,
@@ -167,22 +176,17 @@ def _seen_as(
     legal: tuple[Action, ...],
     announcements: tuple[Made, ...] | None = None,
 ) -> PlayerView:
-    """``then`` with the hand, parties and legal actions of one world (a cheap replace),
-    and the announcements made by then."""
-    out = object.__new__(PlayerView)
-    for name in _VIEW_FIELDS:
-        object.__setattr__(out, name, getattr(then, name))
-    object.__setattr__(out, "hand", hand)
-    object.__setattr__(out, "parties", parties)
-    object.__setattr__(out, "legal", legal)
+    """``then`` with the hand, parties and legal actions of one world, and the
+    announcements made by then."""
+    changes: dict[str, object] = {"hand": hand, "parties": parties, "legal": legal}
     if announcements is not None:
-        object.__setattr__(out, "announcements", announcements)
+        changes["announcements"] = announcements
     if _silent(world, then.seat):
         # The holder of both queens knows it plays a silent marriage, a hidden solo (§4),
         # though the others see a normal game.
-        object.__setattr__(out, "contract", Contract.SILENT_MARRIAGE)
-        object.__setattr__(out, "declarer", then.seat)
-    return out
+        changes["contract"] = Contract.SILENT_MARRIAGE
+        changes["declarer"] = then.seat
+    return _copied(then, **changes)
 
 
 def _silent(world: GameState, seat: int) -> bool:
@@ -215,16 +219,6 @@ def replays(
         if re is not None:
             seen[s] = Party.RE if re[s] else Party.KONTRA
         parties[s] = tuple(seen)
-    # In a normal game the parties come out in the course of play: each play is
-    # replayed with what its seat could deduce then (its own queens, the queens
-    # played, the announcements made), not with what is public now.
-    contract = world.parties.contract
-    hidden = (
-        re is not None
-        and contract in (Contract.NORMAL, Contract.SILENT_MARRIAGE)
-        and not any(d.what == "genscher" for d in world.calls.declared)
-    )
-    queen = team_card(world.setup.rules)
     for step in steps(view) if plan is None else plan:
         hand = hands.get(step.seat)
         if hand is None:
@@ -249,28 +243,39 @@ def replays(
             # lists of all worlds line up play by play.
             agrees = len(legal) == 1
             if not agrees:
-                if hidden:
-                    assert re is not None
-                    known = _deduced(
-                        step.seat,
-                        re[step.seat],
-                        world.setup.hands[step.seat].count(queen),
-                        step.queens,
-                        step.re_called,
-                        step.kontra_called,
-                    )
-                else:
-                    known = parties[step.seat]
                 seat_view = _seen_as(
                     step.then,
                     world,
                     tuple(hand),
-                    known,
+                    _parties_then(world, step, parties[step.seat]),
                     tuple(_PLAYS[step.seat, c] for c in legal),
                 )
                 agrees = _POLICY._play(seat_view) == _PLAYS[step.seat, card]
             yield step.index, Observed(step.seat, agrees, len(legal))
         hand.remove(card)
+
+
+def _parties_then(
+    world: GameState, step: Step, now: tuple[Party | None, ...]
+) -> tuple[Party | None, ...]:
+    """The parties as the seat of ``step`` could tell them when it acted: in a normal
+    game they come out in the course of play (its own queens, the queens played, the
+    announcements made), so not those public ``now``; in any other game ``now``."""
+    re = world.parties.re
+    if (
+        re is None
+        or world.parties.contract not in (Contract.NORMAL, Contract.SILENT_MARRIAGE)
+        or world.calls.has("genscher")  # Genscher names the new parties aloud (§9.4)
+    ):
+        return now
+    return _deduced(
+        step.seat,
+        re[step.seat],
+        world.setup.hands[step.seat].count(team_card(world.setup.rules)),
+        step.queens,
+        step.re_called,
+        step.kontra_called,
+    )
 
 
 _deduced = functools.lru_cache(maxsize=4096)(deduce_parties)
@@ -297,14 +302,13 @@ def _seen_at_bid(
     view: PlayerView, seat: int, hand: tuple[Card, ...], legal: Sequence[Reservation]
 ) -> PlayerView:
     """What ``seat`` saw at its reservation, as much as the heuristic's bid looks at."""
-    out = object.__new__(PlayerView)
-    for name in _VIEW_FIELDS:
-        object.__setattr__(out, name, getattr(view, name))
-    object.__setattr__(out, "seat", seat)
-    object.__setattr__(out, "phase", Phase.BIDDING)
-    object.__setattr__(out, "hand", hand)
-    object.__setattr__(out, "legal", tuple(Bid(seat, r) for r in legal))
-    return out
+    return _copied(
+        view,
+        seat=seat,
+        phase=Phase.BIDDING,
+        hand=hand,
+        legal=tuple(Bid(seat, r) for r in legal),
+    )
 
 
 class CallReplays:
@@ -376,8 +380,7 @@ class CallReplays:
         if re is None or world.parties.contract is Contract.MARRIAGE or world.poverty is not None:
             # The parties of a marriage or a poverty formed during play: not replayed.
             return []
-        queen = team_card(world.setup.rules)
-        hidden = world.parties.contract in (Contract.NORMAL, Contract.SILENT_MARRIAGE)
+        public = tuple(world.parties.party(s) for s in range(4))
         hands = {s: list(world.setup.hands[s]) for s in range(4) if s != view.seat}
         out: list[Observed] = []
         for i, step in enumerate(self.plan):
@@ -386,22 +389,11 @@ class CallReplays:
                 continue
             seat = step.seat
             if self._party_call_open(i, step, world):
-                if hidden:
-                    known = _deduced(
-                        seat,
-                        re[seat],
-                        world.setup.hands[seat].count(queen),
-                        step.queens,
-                        step.re_called,
-                        step.kontra_called,
-                    )
-                else:
-                    known = tuple(world.parties.party(s) for s in range(4))
                 seat_view = _seen_as(
                     step.then,
                     world,
                     tuple(hand),
-                    known,
+                    _parties_then(world, step, public),
                     (Announce(seat, Announcement.PARTY),),
                     self.before[i],
                 )
