@@ -3,8 +3,9 @@
 Plays games of four ``--players`` (default: heuristic); after 0, 2, 5 and 8
 tricks, once the next trick is led, the seat to play deals its worlds as the
 strong AI does — uniform, with inference, with milder tempering, with more or
-fewer Metropolis swaps (``refine_moves``) — and each world is scored by the share of the
-others' cards it puts where they really are, weighted as the AI weighs them, and
+fewer Metropolis swaps (``refine_moves``), dealt in leaning rounds with ε fitted to all
+of a seat's plays at once (``lean_rounds``, ``marginal_fit``) — and each world is scored
+by the share of the others' cards it puts where they really are, weighted as the AI weighs them, and
 (where the seat cannot yet tell who plays with whom) by whether its parties are
 the true ones.
 
@@ -35,6 +36,8 @@ SETTINGS: dict[str, dict[str, Any]] = {
     "inference, least_share 0.1": {"least_share": 0.1},
     "inference, 10 swaps a world": {"refine_moves": 10},
     "inference, 25 swaps a world": {"refine_moves": 25},
+    "3 leaning rounds, marginal ε": {"lean_rounds": 3, "marginal_fit": True},
+    "the same, least_share 0.1": {"lean_rounds": 3, "marginal_fit": True, "least_share": 0.1},
 }
 TRICKS = (0, 2, 5, 8)
 

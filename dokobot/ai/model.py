@@ -432,10 +432,10 @@ class CallReplays:
 
 def chance(observed: Sequence[Observed], noise: Sequence[float]) -> float:
     """How likely the plays ``observed`` (one world's) are under the model."""
-    return math.exp(sum(_log_play(o, noise) for o in observed))
+    return math.exp(sum(log_play(o, noise) for o in observed))
 
 
-def _log_play(o: Observed, noise: Sequence[float]) -> float:
+def log_play(o: Observed, noise: Sequence[float]) -> float:
     """The log-chance of one replayed play: the policy's card with 1 − ε, any with ε."""
     eps = noise[o.seat]
     return math.log((1 - eps) * o.agrees + eps / o.choices + 1e-300)
@@ -463,6 +463,47 @@ def fit_noise(
             out[s] = max(
                 _GRID, key=lambda e: _log_chance(plays, e) + strength * _log_chance(pseudo, e)
             )
+    return out
+
+
+def fit_noise_marginal(
+    worlds: Sequence[Sequence[Observed]], seat: int, prior: float, strength: float
+) -> list[float]:
+    """Per seat, the ε under which the worlds together explain its plays best (``seat``
+    itself: 0): the mean over the worlds of the chance of all its plays, not the chance
+    of plays averaged over the worlds.
+
+    A seat that plays like the policy is explained by the worlds that agree with all its
+    plays at a low ε, however few they are; a seat that plays like chance by none.
+    """
+    out = [0.0, 0.0, 0.0, 0.0]
+    if not worlds:
+        return [0.0 if s == seat else prior for s in range(4)]
+    # Per seat and world: how many of its plays agree and disagree, by their choices.
+    tallies: list[dict[tuple[int, bool, int], int]] = []
+    for observed in worlds:
+        tally: dict[tuple[int, bool, int], int] = {}
+        for o in observed:
+            if o.choices > 1:
+                key = (o.seat, o.agrees, o.choices)
+                tally[key] = tally.get(key, 0) + 1
+        tallies.append(tally)
+    pseudo = [((1 - prior) + prior / 4, 4.0)] if strength else []
+    for s in range(4):
+        if s == seat:
+            continue
+        counts = [[(a, c, n) for (t, a, c), n in tally.items() if t == s] for tally in tallies]
+
+        def score(eps: float, counts: list[list[tuple[bool, int, int]]] = counts) -> float:
+            logs = [
+                sum(n * math.log((1 - eps) * a + eps / c + 1e-300) for a, c, n in world)
+                for world in counts
+            ]
+            top = max(logs)
+            mean = top + math.log(sum(math.exp(lg - top) for lg in logs) / len(logs))
+            return mean + strength * _log_chance(pseudo, eps)
+
+        out[s] = max(_GRID[1:-1], key=score)
     return out
 
 
@@ -545,7 +586,7 @@ def refine(
     plan = steps(view)
 
     def log_weight(state: GameState, plays: Sequence[Observed]) -> float:
-        return math.log(prior(state) + 1e-300) + sum(_log_play(o, noise) for o in plays)
+        return math.log(prior(state) + 1e-300) + sum(log_play(o, noise) for o in plays)
 
     logs = [log_weight(s, o) for s, o in zip(states, observed, strict=True)]
     for move in range(moves):
@@ -571,13 +612,13 @@ def refine(
         bar = logs[k] + math.log(1 - rng.random())
         plays = observed[k][:]
         total = math.log(prior(after) + 1e-300) + sum(
-            _log_play(o, noise) for o in plays if o.seat != a and o.seat != b
+            log_play(o, noise) for o in plays if o.seat != a and o.seat != b
         )
         ok = total >= bar
         if ok:
             for index, o in replays(view, after, (a, b), plan):
                 plays[index] = o
-                total += _log_play(o, noise)
+                total += log_play(o, noise)
                 if total < bar:
                     ok = False
                     break

@@ -14,6 +14,7 @@ side.
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 import statistics
 import time
@@ -52,6 +53,8 @@ from .model import (
     Observed,
     chance,
     fit_noise,
+    fit_noise_marginal,
+    log_play,
     refine,
     replay,
     resample,
@@ -59,7 +62,7 @@ from .model import (
     tempered,
 )
 from .solver import Solver, Tables, mask_of
-from .worlds import deal_unseen, unseen_cards, world
+from .worlds import deal_leaning, unseen_cards, world
 
 
 @dataclasses.dataclass
@@ -114,10 +117,25 @@ class StrongStrategy:
     #: The prior ε of that model and its strength (in plays).
     model_noise: float = 0.5
     model_strength: float = 4.0
+    #: Fit ε by the worlds' mean chance of all a seat's plays (``fit_noise_marginal``),
+    #: not by the plays' mean agreement over the worlds.
+    marginal_fit: bool = False
     #: Card inference deals this many times ``samples`` worlds and keeps ``samples``.
     oversample: int = 3
     #: The weights are flattened until at least this share of the worlds counts.
     least_share: float = 0.25
+    #: Card inference deals its worlds in this many rounds; each round after the first
+    #: deals a card more often to a seat whose earlier worlds explained its plays and
+    #: words better with it (``_lean``), and weighs the world back by how much likelier
+    #: a uniform deal is (importance sampling): more of the worlds explain the others.
+    #: With 3 rounds, ``marginal_fit`` and ``least_share`` 0.1 the worlds know much more
+    #: at about the same time (benchmarks/inference.py, heuristic tables, tricks 2/5/8:
+    #: hidden cards placed right 47/54/63%, not 46/48/52%; the true parties 76/83/100%,
+    #: not 61/71/88%), but against uniform worlds at 450 ms a decision against the
+    #: heuristic they scored −0.12 ± 0.21 a game (1,024 paired games, benchmarks/results/
+    #: inference_on_off_seed131.jsonl; stopped for futility at the first of three looks
+    #: fixed in advance), no better than without them: off.
+    lean_rounds: int = 1
     #: Metropolis swap moves per kept world (card inference, ``model.refine``), for at
     #: most this share of the budget once the worlds are dealt. 25 place more hidden
     #: cards right (59% at trick 8, not 52%), but against uniform worlds they gained
@@ -227,20 +245,36 @@ class StrongStrategy:
         cutoff = None if self.budget_ms is None else _deadline(self.budget_ms / 3)
         states: list[GameState] = []
         seen: list[list[Observed]] = []
+        ratios: list[float] = []
         plan = steps(view)
-        for i in range(self.samples * (self.oversample if infer else 1)):
+        calls = CallReplays(view, plan)
+        said: list[list[Observed]] | None = [] if self.inference and self.call_inference else None
+        total = self.samples * (self.oversample if infer else 1)
+        rounds = max(1, self.lean_rounds) if infer else 1
+        lean: list[dict[Card, float]] | None = None
+        for i in range(total):
             if i >= self.samples and cutoff is not None and time.perf_counter() > cutoff:
                 break
-            hands = deal_unseen(view, rng)
-            if hands is None:
+            if i and i * rounds // total != (i - 1) * rounds // total:
+                # A new round: each card goes more often to the seats whose worlds so
+                # far explained their own plays and words best with it.
+                if said is not None:
+                    said.extend(calls(s) for s in states[len(said) :])
+                lean = self._lean(view, states, ratios, seen, said)
+            dealt = deal_leaning(view, rng, lean)
+            if dealt is None:
                 break
-            states.append(world(view, hands))
+            states.append(world(view, dealt[0]))
+            ratios.append(dealt[1])
             if infer:
                 seen.append(replay(view, states[-1], plan))
+        if said is not None:
+            # What the others said is replayed once the worlds are dealt (with one round,
+            # outside the time the dealing may take).
+            said.extend(calls(s) for s in states[len(said) :])
         # ε fitted once: it weighs the worlds and it plays in the playouts.
         fitted = self._fit(view, seen)
-        calls = CallReplays(view, plan)
-        weights = self._weights(view, states, seen, fitted, calls)
+        weights = self._weights(view, states, seen, fitted, calls, said, ratios)
         noise = fitted if self.playout_noise else None
         if len(states) > self.samples:
             if not self.refine_moves:
@@ -265,6 +299,44 @@ class StrongStrategy:
             weights = [1.0] * len(states)
         return states, weights, noise
 
+    def _lean(
+        self,
+        view: PlayerView,
+        states: Sequence[GameState],
+        ratios: Sequence[float],
+        seen: Sequence[Sequence[Observed]],
+        said: Sequence[Sequence[Observed]] | None,
+    ) -> list[dict[Card, float]]:
+        """Per other seat and card: how much better than average the worlds dealt so far
+        explain the seat's own plays and words when it holds that card (a card it cannot
+        hold, by how it played, leans towards 0)."""
+        noise = self._fit(view, seen)
+        out: list[dict[Card, float]] = [{}, {}, {}, {}]
+        for seat in range(4):
+            if seat == view.seat or not states:
+                continue
+            logs = []
+            for k in range(len(states)):
+                log = ratios[k] + sum(log_play(o, noise) for o in seen[k] if o.seat == seat)
+                if said is not None:
+                    log += sum(log_play(o, noise) for o in said[k] if o.seat == seat)
+                logs.append(log)
+            top = max(logs)
+            fits = [math.exp(lg - top) for lg in logs]
+            dealt = [math.exp(r) for r in ratios]
+            mean = sum(fits) / sum(dealt)  # positive: the best world's fit is 1
+            held: dict[Card, float] = {}
+            count: dict[Card, float] = {}
+            for k, state in enumerate(states):
+                for card in set(state.hands[seat]):
+                    held[card] = held.get(card, 0.0) + fits[k]
+                    count[card] = count.get(card, 0.0) + dealt[k]
+            for card, n in count.items():
+                # Two pseudo-worlds at the average keep a rarely dealt card near 1.
+                rate = (held[card] + 2 * mean) / (n + 2)
+                out[seat][card] = min(20.0, max(0.05, rate / mean))
+        return out
+
     def _infers_cards(self, view: PlayerView) -> bool:
         return self.inference and self.card_inference and bool(view.tricks or view.trick)
 
@@ -278,7 +350,8 @@ class StrongStrategy:
             # No card of theirs seen yet (the bid, the first trick), or no card inference
             # to fit ε by: the model's prior.
             return [0.0 if s == view.seat else self.model_noise for s in range(4)]
-        return fit_noise(seen, view.seat, self.model_noise, self.model_strength)
+        fit = fit_noise_marginal if self.marginal_fit else fit_noise
+        return fit(seen, view.seat, self.model_noise, self.model_strength)
 
     def _weights(
         self,
@@ -287,17 +360,26 @@ class StrongStrategy:
         seen: Sequence[Sequence[Observed]],
         fitted: Sequence[float] | None = None,
         calls: CallReplays | None = None,
+        said: Sequence[Sequence[Observed]] | None = None,
+        ratios: Sequence[float] | None = None,
     ) -> list[float]:
         """How much each world counts: how well it explains the others' announcements
         and (``seen``: their plays replayed in it, under the ε ``fitted`` to them) cards,
-        tempered so that enough worlds keep counting."""
+        times how much likelier a uniform deal is than the leaning one that dealt it
+        (``ratios``, logs), tempered so that enough worlds keep counting."""
         if not self.inference:
             return [1.0] * len(states)
         noise = fitted if fitted is not None else self._fit(view, seen)
         calls = CallReplays(view) if calls is None else calls
-        weights = [self._prior(view, state, noise, calls) for state in states]
+        if said is not None and self.call_inference:
+            weights = [chance(o, noise) for o in said]
+        else:
+            weights = [self._prior(view, state, noise, calls) for state in states]
         if any(seen):
             weights = [w * chance(o, noise) for w, o in zip(weights, seen, strict=True)]
+        if ratios is not None and any(ratios):
+            top = max(ratios)
+            weights = [w * math.exp(r - top) for w, r in zip(weights, ratios, strict=True)]
         return tempered(weights, self.least_share)
 
     def _prior(

@@ -9,6 +9,7 @@ them (docs/rules.md §4, §6).
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -90,6 +91,20 @@ def deal_unseen(
     view: PlayerView, rng: random.Random, *, tries: int = 60
 ) -> list[list[Card]] | None:
     """The other seats' hands for one world, or ``None`` if no consistent deal was found."""
+    dealt = deal_leaning(view, rng, None, tries=tries)
+    return None if dealt is None else dealt[0]
+
+
+def deal_leaning(
+    view: PlayerView,
+    rng: random.Random,
+    lean: Sequence[dict[Card, float]] | None,
+    *,
+    tries: int = 60,
+) -> tuple[list[list[Card]], float] | None:
+    """Like ``deal_unseen``, but each card goes to a seat with its chance times
+    ``lean[seat][card]`` (default 1); also the log of how much likelier ``deal_unseen``
+    deals these hands than this deal does (the world's importance weight), or ``None``."""
     unseen = unseen_cards(view)
     played = played_by(view)
     seats = [s for s in range(4) if s != view.seat]
@@ -107,6 +122,7 @@ def deal_unseen(
         rest = [c for c in cards if c != queen]
         order = queens + sorted(rest, key=lambda c: -sum(cls[c] in void[s] for s in seats))
         ok = True
+        ratio = 0.0
         for card in order:
             eligible = [
                 s
@@ -123,13 +139,19 @@ def deal_unseen(
                 break
             # Weight by room left, so that deals are not biased to the first seats.
             room = [sizes[s] - len(hands[s]) for s in eligible]
-            hands[rng.choices(eligible, weights=room)[0]].append(card)
+            if lean is None or len(eligible) == 1:
+                hands[rng.choices(eligible, weights=room)[0]].append(card)
+                continue
+            leaned = [r * lean[s].get(card, 1.0) for r, s in zip(room, eligible, strict=True)]
+            k = rng.choices(range(len(eligible)), weights=leaned)[0]
+            hands[eligible[k]].append(card)
+            ratio += math.log(room[k] / sum(room)) - math.log(leaned[k] / sum(leaned))
         if ok and all(hands[s].count(queen) >= need[s] for s in seats):
             out: list[list[Card]] = [[], [], [], []]
             out[view.seat] = list(view.hand)
             for s in seats:
                 out[s] = hands[s]
-            return out
+            return out, ratio
     return None
 
 

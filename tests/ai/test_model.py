@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
+import statistics
 from collections import Counter
 
 import pytest
@@ -16,13 +18,14 @@ from dokobot.ai.model import (
     calls_replayed,
     chance,
     fit_noise,
+    fit_noise_marginal,
     refine,
     replay,
     resample,
     tempered,
 )
 from dokobot.ai.strong import StrongStrategy, likelihood, playout
-from dokobot.ai.worlds import deal_unseen, voids, world
+from dokobot.ai.worlds import deal_leaning, deal_unseen, unseen_cards, voids, world
 from dokobot.engine import (
     DDV,
     Card,
@@ -400,3 +403,92 @@ def test_a_seat_that_said_healthy_is_seldom_dealt_both_queens_and_a_weak_hand() 
     weights = StrongStrategy(least_share=0.0)._weights(view, worlds, empty)
     share = sum(w for w, alone in zip(weights, silent, strict=True) if alone) / sum(weights)
     assert share < 0.5 * sum(silent) / len(worlds), share
+
+
+def test_a_leaning_deal_weighed_back_deals_as_a_uniform_deal_does() -> None:
+    # Seat 1 is dealt the hidden spades half as often, seat 2 twice as often; each
+    # deal's importance weight brings the shares back to those of the uniform deal.
+    state = midgame(2, 2)
+    view = player_view(state, 0)
+    cls = view.order.suit_class
+    spades = {c for c in set(unseen_cards(view)) if cls[c] == cls[Card.SA]}
+    assert len(spades) >= 3
+    lean: list[dict[Card, float]] = [{}, dict.fromkeys(spades, 0.5), {}, {}]
+    lean[2] = dict.fromkeys(spades, 2.0)
+    rng = random.Random(4)
+    uniform: Counter[tuple[int, Card]] = Counter()
+    leaning: Counter[tuple[int, Card]] = Counter()
+    weighed: dict[tuple[int, Card], float] = {}
+    total = 0.0
+    n = 3000
+    for _ in range(n):
+        for s, hand in enumerate(deal_unseen(view, rng) or []):
+            uniform.update((s, c) for c in set(hand))
+        dealt = deal_leaning(view, rng, lean)
+        assert dealt is not None
+        hands, log_ratio = dealt
+        total += math.exp(log_ratio)
+        for s, hand in enumerate(hands):
+            for c in set(hand):
+                leaning[s, c] += 1
+                weighed[s, c] = weighed.get((s, c), 0.0) + math.exp(log_ratio)
+    # Dealt as leaned: seat 1 holds each spade much less often than uniformly.
+    for c in spades:
+        assert leaning[1, c] / n < uniform[1, c] / n - 0.08, c
+    # Weighed back, every seat holds it as often as uniformly (within sampling error).
+    errors = [
+        abs(weighed.get((s, c), 0.0) / total - uniform[s, c] / n) for s in (1, 2, 3) for c in spades
+    ]
+    assert statistics.fmean(errors) < 0.025 and max(errors) < 0.06, errors
+
+
+def test_the_marginal_fit_finds_the_sensible_seats_among_many_worlds() -> None:
+    # Seats 1 and 3 play the heuristic, seat 2 at random. Few dealt worlds explain all of
+    # a sensible seat's plays, but those few do it at a low ε; averaging each play's
+    # agreement over all worlds instead makes every seat look nearly half random.
+    marginal = {1: 0.0, 2: 0.0, 3: 0.0}
+    averaged = {1: 0.0, 2: 0.0, 3: 0.0}
+    for seed in range(6):
+        state = midgame(seed, 6)
+        view = player_view(state, 0)
+        rng = random.Random(seed)
+        worlds = [world(view, deal_unseen(view, rng) or []) for _ in range(60)]
+        seen = [replay(view, w) for w in worlds]
+        for s, eps in enumerate(fit_noise_marginal(seen, 0, 0.5, 4)):
+            if s:
+                marginal[s] += eps / 6
+        for s, eps in enumerate(fit_noise(seen, 0, 0.5, 4)):
+            if s:
+                averaged[s] += eps / 6
+    assert marginal[1] <= 0.3 and marginal[3] <= 0.4, marginal
+    assert marginal[2] >= 0.6, marginal
+    assert averaged[1] > marginal[1] + 0.1 and averaged[3] > marginal[3] + 0.1, averaged
+
+
+def test_dealing_in_leaning_rounds_puts_more_hidden_cards_where_they_are() -> None:
+    one = three = 0.0
+    for seed in range(8):
+        state = heuristic_game(seed, 5, 1)
+        view = player_view(state, state.to_act or 0)
+        for rounds in (1, 3):
+            worlds, weights, _ = StrongStrategy(lean_rounds=rounds)._worlds(
+                view, random.Random(seed)
+            )
+            share = sum(
+                w * placed_from(state, view.seat, s) for s, w in zip(worlds, weights, strict=True)
+            ) / sum(weights)
+            if rounds == 1:
+                one += share / 8
+            else:
+                three += share / 8
+    assert three > one + 0.03, (one, three)
+
+
+def placed_from(state: GameState, seat: int, sample: GameState) -> float:
+    """The share of the hidden cards ``sample`` puts in the right seat, as ``seat`` sees."""
+    right = held = 0
+    for s in range(4):
+        if s != seat:
+            right += sum((Counter(sample.hands[s]) & Counter(state.hands[s])).values())
+            held += len(state.hands[s])
+    return right / held

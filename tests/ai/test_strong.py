@@ -12,7 +12,7 @@ from dokobot.ai import make_strategy
 from dokobot.ai.arena import play_deal
 from dokobot.ai.solver import Solver, Tables, legal_mask, mask_of, winner_index
 from dokobot.ai.strong import StrongStrategy, playout
-from dokobot.ai.worlds import deal_unseen, voids, world
+from dokobot.ai.worlds import deal_leaning, deal_unseen, voids, world
 from dokobot.engine import (
     DDV,
     TRUMP,
@@ -188,7 +188,10 @@ def test_the_solver_is_quick_from_five_tricks_left() -> None:
 
 
 @pytest.mark.parametrize(("contract", "played"), list(product(CONTRACTS, (0, 9, 23, 37))))
-def test_sampled_worlds_are_consistent_with_the_view(contract: str, played: int) -> None:
+@pytest.mark.parametrize("leaning", [False, True], ids=["uniform", "leaning"])
+def test_sampled_worlds_are_consistent_with_the_view(
+    contract: str, played: int, leaning: bool
+) -> None:
     for seed in range(12):
         state = position(seed, contract, played)
         if state.phase is not Phase.PLAY:
@@ -197,8 +200,14 @@ def test_sampled_worlds_are_consistent_with_the_view(contract: str, played: int)
         assert seat is not None
         view = player_view(state, seat)
         rng = random.Random(seed)
+        # A deal leaning hard each way (the strong AI's later rounds) stays consistent.
+        lean = [{c: rng.choice((0.05, 1.0, 20.0)) for c in Card} for _ in range(4)]
         for _ in range(5):
-            hands = deal_unseen(view, rng)
+            if leaning:
+                dealt = deal_leaning(view, rng, lean)
+                hands = None if dealt is None else dealt[0]
+            else:
+                hands = deal_unseen(view, rng)
             assert hands is not None, (contract, played, seed)
             assert tuple(sorted(hands[seat])) == tuple(sorted(view.hand))
             assert [len(h) for h in hands] == list(view.hand_sizes)
