@@ -3,11 +3,11 @@
 Plays games of four ``--players`` (default: heuristic); after 0, 2, 5 and 8
 tricks, once the next trick is led, the seat to play deals its worlds as the
 strong AI does — uniform, with inference, with milder tempering, with more or
-fewer Metropolis swaps (``refine_moves``), dealt in leaning rounds with ε fitted to all
-of a seat's plays at once (``lean_rounds``, ``marginal_fit``) — and each world is scored
-by the share of the others' cards it puts where they really are, weighted as the AI weighs them, and
-(where the seat cannot yet tell who plays with whom) by whether its parties are
-the true ones.
+fewer Metropolis swaps (``refine_moves``), dealt in leaning rounds with ε fitted
+to all of a seat's plays at once (``lean_rounds``, ``marginal_fit``) — and each
+world is scored by the share of the others' cards it puts where they really are,
+weighted as the AI weighs them, and (where the seat cannot yet tell who plays
+with whom) by whether its parties are the true ones.
 
     python benchmarks/inference.py --games 40
 """

@@ -312,6 +312,7 @@ class StrongStrategy:
         hold, by how it played, leans towards 0)."""
         noise = self._fit(view, seen)
         out: list[dict[Card, float]] = [{}, {}, {}, {}]
+        dealt = [math.exp(r) for r in ratios]
         for seat in range(4):
             if seat == view.seat or not states:
                 continue
@@ -323,7 +324,6 @@ class StrongStrategy:
                 logs.append(log)
             top = max(logs)
             fits = [math.exp(lg - top) for lg in logs]
-            dealt = [math.exp(r) for r in ratios]
             mean = sum(fits) / sum(dealt)  # positive: the best world's fit is 1
             held: dict[Card, float] = {}
             count: dict[Card, float] = {}
@@ -370,10 +370,10 @@ class StrongStrategy:
         if not self.inference:
             return [1.0] * len(states)
         noise = fitted if fitted is not None else self._fit(view, seen)
-        calls = CallReplays(view) if calls is None else calls
         if said is not None and self.call_inference:
             weights = [chance(o, noise) for o in said]
         else:
+            calls = CallReplays(view) if calls is None else calls
             weights = [self._prior(view, state, noise, calls) for state in states]
         if any(seen):
             weights = [w * chance(o, noise) for w, o in zip(weights, seen, strict=True)]

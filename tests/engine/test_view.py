@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from dokobot.engine import Card, CardOrder, Contract, Party, Play, player_view
+from dokobot.engine import Card, CardOrder, Contract, Party, Play, deduce_parties, player_view
 
 from .helpers import DEAL_MARRIAGE, announce, bid, healthy, new, play
 
@@ -46,6 +46,23 @@ def test_silent_marriage_looks_like_a_normal_game_to_the_others() -> None:
     assert player_view(state, 0).contract is Contract.SILENT_MARRIAGE
     assert player_view(state, 1).contract is Contract.NORMAL
     assert player_view(state, 1).declarer is None
+
+
+def test_the_silent_marriage_holder_alone_knows_everyone_s_party() -> None:
+    # docs/rules.md §4: both queens of clubs and healthy: Re alone against three.
+    state = healthy(new(DEAL_MARRIAGE))
+    alone = (Party.RE, Party.KONTRA, Party.KONTRA, Party.KONTRA)
+    assert player_view(state, 0).parties == alone
+    assert player_view(state, 1).parties == (None, Party.KONTRA, None, None)
+    # The same deduction from the holder's hand alone, nothing played or announced.
+    assert deduce_parties(0, True, 2, (0, 0, 0, 0), frozenset(), frozenset()) == alone
+    # One queen of its own and one played by seat 2: seat 0 knows its partner.
+    assert deduce_parties(0, True, 1, (0, 0, 1, 0), frozenset(), frozenset()) == (
+        Party.RE,
+        Party.KONTRA,
+        Party.RE,
+        Party.KONTRA,
+    )
 
 
 def test_losing_reservations_stay_hidden() -> None:
