@@ -183,6 +183,7 @@ def _simulate(args: argparse.Namespace) -> int:
             progress=progress,
             samples=args.samples,
             budget_ms=args.budget_ms,
+            session=args.session or 0,
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from None
@@ -566,6 +567,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--budget-ms",
         type=float,
         help="strong AI: time per decision in ms (default: none, only --samples count)",
+    )
+    sim.add_argument(
+        "--session",
+        type=_positive,
+        help="deals per session: the strong AI learns over a session's games how the "
+        "others play, as at a table in the bot (default: each deal alone)",
     )
     sim.add_argument("--json", action="store_true", help="end with one JSON line")
     sim.set_defaults(handler=_simulate)

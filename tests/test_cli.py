@@ -82,6 +82,18 @@ def test_simulate_prints_a_table_and_json() -> None:
     assert "silent marriages are scored as solos" in proc.stdout
 
 
+def test_simulate_in_sessions_plays_the_same_deals() -> None:
+    """``--session``: the deals are played at tables that learn their players, which
+    only the strong AI uses; the heuristic plays them exactly as without sessions."""
+    common = ("simulate", "--games", "4", "--seed", "3", "--rotate", "--json")
+    alone = json.loads(run(*common).stdout.strip().splitlines()[-1])
+    proc = run(*common, "--session", "2", "--jobs", "2")
+    assert proc.returncode == 0, proc.stderr
+    learnt = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert learnt["session"] == 2 and alone["session"] == 0
+    assert learnt["strategies"] == alone["strategies"]
+
+
 def test_simulation_table_puts_every_value_under_its_header() -> None:
     figures = {"mean": 1.25, "se": 1.931, "mean_non_solo": 0.5, "se_non_solo": 4.5}
     rates = dict.fromkeys(
@@ -116,6 +128,7 @@ def test_simulation_table_puts_every_value_under_its_header() -> None:
         ),
         (("simulate", "--players", "genius,random,random,random"), "unknown AI level 'genius'"),
         (("simulate", "--games", "-5"), "argument --games: must be at least 1, not -5"),
+        (("simulate", "--session", "0"), "argument --session: must be at least 1, not 0"),
         (("play", "--ai", "bogus"), "argument --ai: invalid choice: 'bogus'"),
         (("play", "--rules", '{"nines": "no"}'), "--rules: rule 'nines'"),
         (("render", "--out", "/etc/passwd"), "--out /etc/passwd is a file"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 import statistics
@@ -22,6 +23,8 @@ from dokobot.engine import (
 
 from . import make_strategy
 from .base import Strategy
+from .skill import Skill, judge
+from .strong import StrongStrategy
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -71,17 +74,30 @@ def deal_results(
     rules: RuleSet,
     rotate: bool,
     search: tuple[int | None, float | None] = (None, None),
+    skills: Sequence[Skill] | None = None,
 ) -> list[SeatResult]:
-    """Play deal ``index`` (once, or once per seat rotation) and describe every seat."""
+    """Play deal ``index`` (once, or once per seat rotation) and describe every seat.
+
+    ``skills``, per player (``players``' order): what the table judged of their cards
+    in its earlier games; the strong AIs take it as their model's prior, and this deal's
+    games are judged into it once all its rotations are played (``skill``).
+    """
     out: list[SeatResult] = []
     hands = deal(random.Random(f"{seed}:{index}:deal"), nines=rules.nines)
     setup = GameSetup(rules=rules, dealer=index % 4, hands=hands)
+    finals: list[tuple[int, GameState]] = []
     for shift in range(4 if rotate else 1):
         names = [players[(s - shift) % 4] for s in range(4)]
         strategies = [make_strategy(n, samples=search[0], budget_ms=search[1]) for n in names]
+        if skills is not None:
+            known = table_noise([skills[(s - shift) % 4] for s in range(4)])
+            for strategy in strategies:
+                if isinstance(strategy, StrongStrategy):
+                    strategy.table_noise = known
         rng = random.Random(f"{seed}:{index}:{shift}")
         when: list[list[int]] = [[], [], [], []]
         state, times = play_deal(setup, strategies, rng, when)
+        finals.append((shift, state))
         result = outcome(state)
         solo_game = result.get("soloist") is not None
         announcers = {m.seat for m in state.calls.log}
@@ -102,6 +118,33 @@ def deal_results(
                     decision_tricks=tuple(when[s]),
                 )
             )
+    if skills is not None:
+        for shift, state in finals:
+            for judged in judge(state):
+                skills[(judged.seat - shift) % 4].add([judged])
+    return out
+
+
+def table_noise(skills: Sequence[Skill]) -> tuple[float | None, ...]:
+    """Per seat, the ε the table judged its player's cards to (``None``: none judged)."""
+    return tuple(k.noise(StrongStrategy.model_noise) if k.cards else None for k in skills)
+
+
+def session_results(
+    indices: Sequence[int],
+    seed: int,
+    players: Sequence[str],
+    rules: RuleSet,
+    rotate: bool,
+    search: tuple[int | None, float | None] = (None, None),
+    learn: bool = True,
+) -> list[SeatResult]:
+    """Deals played one after the other at one table, which learns how each player plays
+    (``skill``) as a table in the bot does; ``learn`` off: each deal on its own."""
+    skills = [Skill() for _ in range(4)] if learn else None
+    out: list[SeatResult] = []
+    for index in indices:
+        out.extend(deal_results(index, seed, players, rules, rotate, search, skills))
     return out
 
 
@@ -194,28 +237,42 @@ def simulate(
     progress: Callable[[int, int], None] | None = None,
     samples: int | None = None,
     budget_ms: float | None = None,
+    session: int = 0,
 ) -> dict[str, Any]:
-    """Play ``deals`` deals and summarise them; ``jobs`` > 1 spreads deals over processes."""
+    """Play ``deals`` deals and summarise them; ``jobs`` > 1 spreads deals over processes.
+
+    ``session`` > 0: the deals are played in sessions of that many, one after the other
+    at a table that learns how each player plays (``session_results``); 0: each deal on
+    its own, nothing learned.
+    """
     for name in players:
         make_strategy(name)  # fail fast on an unknown name
+    size = session or 1
+    chunks = [range(i, min(deals, i + size)) for i in range(0, deals, size)]
+    run = functools.partial(
+        session_results,
+        learn=bool(session),
+        seed=seed,
+        players=tuple(players),
+        rules=rules,
+        rotate=rotate,
+        search=(samples, budget_ms),
+    )
     results: list[SeatResult] = []
     if jobs <= 1:
-        for i in range(deals):
-            results.extend(deal_results(i, seed, players, rules, rotate, (samples, budget_ms)))
+        for chunk in chunks:
+            results.extend(run(chunk))
             if progress:
-                progress(i + 1, deals)
+                progress(chunk.stop, deals)
     else:
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [
-                pool.submit(
-                    deal_results, i, seed, tuple(players), rules, rotate, (samples, budget_ms)
-                )
-                for i in range(deals)
-            ]
-            for done, future in enumerate(futures, start=1):
+            futures = [pool.submit(run, chunk) for chunk in chunks]
+            for chunk, future in zip(chunks, futures, strict=True):
                 results.extend(future.result())
                 if progress:
-                    progress(done, deals)
-    return summarise(results, deals=deals, seed=seed, rotate=rotate)
+                    progress(chunk.stop, deals)
+    out = summarise(results, deals=deals, seed=seed, rotate=rotate)
+    out["session"] = session
+    return out

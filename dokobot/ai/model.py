@@ -442,24 +442,28 @@ def log_play(o: Observed, noise: Sequence[float]) -> float:
 
 
 def fit_noise(
-    worlds: Sequence[Sequence[Observed]], seat: int, prior: float, strength: float
+    worlds: Sequence[Sequence[Observed]],
+    seat: int,
+    prior: float | Sequence[float],
+    strength: float,
 ) -> list[float]:
     """Per seat, the most likely ε over the worlds (``seat`` itself: 0).
 
     Each play counts with how often the policy agrees with it across the worlds;
-    ``prior`` weighs in as ``strength`` plays that agree at its rate.
+    ``prior`` (one for all, or per seat) weighs in as ``strength`` plays that agree at
+    its rate.
     """
+    priors = _priors(prior)
     agree: dict[int, list[tuple[float, float]]] = {s: [] for s in range(4)}
     if worlds:
         for i, first in enumerate(worlds[0]):
             share = sum(w[i].agrees for w in worlds) / len(worlds)
             agree[first.seat].append((share, first.choices))
-    # The prior: ``strength`` plays with four choices, as a seat of ε = prior would play.
-    pseudo = [((1 - prior) + prior / 4, 4.0)] if strength else []
     out = [0.0, 0.0, 0.0, 0.0]
     for s in range(4):
         if s != seat:
             plays = agree[s]
+            pseudo = _pseudo(priors[s], strength)
             out[s] = max(
                 _GRID, key=lambda e: _log_chance(plays, e) + strength * _log_chance(pseudo, e)
             )
@@ -467,7 +471,10 @@ def fit_noise(
 
 
 def fit_noise_marginal(
-    worlds: Sequence[Sequence[Observed]], seat: int, prior: float, strength: float
+    worlds: Sequence[Sequence[Observed]],
+    seat: int,
+    prior: float | Sequence[float],
+    strength: float,
 ) -> list[float]:
     """Per seat, the ε under which the worlds together explain its plays best (``seat``
     itself: 0): the mean over the worlds of the chance of all its plays, not the chance
@@ -477,8 +484,9 @@ def fit_noise_marginal(
     plays at a low ε, however few they are; a seat that plays like chance by none.
     """
     out = [0.0, 0.0, 0.0, 0.0]
+    priors = _priors(prior)
     if not worlds:
-        return [0.0 if s == seat else prior for s in range(4)]
+        return [0.0 if s == seat else priors[s] for s in range(4)]
     # Per seat and world: how many of its plays agree and disagree, by their choices.
     tallies: list[dict[tuple[int, bool, int], int]] = []
     for observed in worlds:
@@ -488,13 +496,17 @@ def fit_noise_marginal(
                 key = (o.seat, o.agrees, o.choices)
                 tally[key] = tally.get(key, 0) + 1
         tallies.append(tally)
-    pseudo = [((1 - prior) + prior / 4, 4.0)] if strength else []
     for s in range(4):
         if s == seat:
             continue
+        pseudo = _pseudo(priors[s], strength)
         counts = [[(a, c, n) for (t, a, c), n in tally.items() if t == s] for tally in tallies]
 
-        def score(eps: float, counts: list[list[tuple[bool, int, int]]] = counts) -> float:
+        def score(
+            eps: float,
+            counts: list[list[tuple[bool, int, int]]] = counts,
+            pseudo: list[tuple[float, float]] = pseudo,
+        ) -> float:
             logs = [
                 sum(n * math.log((1 - eps) * a + eps / c + 1e-300) for a, c, n in world)
                 for world in counts
@@ -505,6 +517,16 @@ def fit_noise_marginal(
 
         out[s] = max(_GRID[1:-1], key=score)
     return out
+
+
+def _priors(prior: float | Sequence[float]) -> list[float]:
+    """The prior ε per seat (one for all seats, or one each)."""
+    return [float(prior)] * 4 if isinstance(prior, int | float) else list(prior)
+
+
+def _pseudo(prior: float, strength: float) -> list[tuple[float, float]]:
+    """The prior as plays: four choices, agreeing as a seat of ε = prior would."""
+    return [((1 - prior) + prior / 4, 4.0)] if strength else []
 
 
 def _log_chance(plays: Sequence[tuple[float, float]], eps: float) -> float:

@@ -8,7 +8,8 @@ the last tricks — and the option with the best mean score (score points, with
 the own party's card points telling close ones apart) wins. Reservations and
 announcements are decided on the same kind of simulation, each with a margin;
 the playouts play worse than this player, so the estimates lean to the careful
-side.
+side. A player the table has judged weaker over its earlier games (``skill``) is
+simulated as weaker (``table_noise``).
 """
 
 from __future__ import annotations
@@ -117,6 +118,15 @@ class StrongStrategy:
     #: The prior ε of that model and its strength (in plays).
     model_noise: float = 0.5
     model_strength: float = 4.0
+    #: Per seat, the ε its cards in the table's earlier games were judged to (``skill``;
+    #: ``None``: not judged yet): the prior for that seat where it is above
+    #: ``model_noise``, at the bid, in the first trick and as the prior of the fit. Only
+    #: ever above: the playouts need about ε 0.7 for the heuristic's defence (judged
+    #: 0.25) and beyond 1 for a random one's (judged 1) to give a simulated solo the
+    #: card points a played one takes against them (docs/architecture.md), so the prior
+    #: already rates every sensible player too well, and a player judged worse than it
+    #: is simulated as worse.
+    table_noise: tuple[float | None, ...] | None = None
     #: Fit ε by the worlds' mean chance of all a seat's plays (``fit_noise_marginal``),
     #: not by the plays' mean agreement over the worlds.
     marginal_fit: bool = False
@@ -346,12 +356,24 @@ class StrongStrategy:
 
     def _fit(self, view: PlayerView, seen: Sequence[Sequence[Observed]]) -> list[float]:
         """Per seat, the model's ε: fitted to the plays ``seen``, the strong seat 0."""
+        priors = self._priors(view)
         if not any(seen):
             # No card of theirs seen yet (the bid, the first trick), or no card inference
             # to fit ε by: the model's prior.
-            return [0.0 if s == view.seat else self.model_noise for s in range(4)]
+            return priors
         fit = fit_noise_marginal if self.marginal_fit else fit_noise
-        return fit(seen, view.seat, self.model_noise, self.model_strength)
+        return fit(seen, view.seat, priors, self.model_strength)
+
+    def _priors(self, view: PlayerView) -> list[float]:
+        """Per seat, the model's prior ε: ``model_noise``, or what the table judged of the
+        seat where that is worse (the strong seat itself 0)."""
+        known = self.table_noise or (None,) * 4
+        out = []
+        for s in range(4):
+            judged = known[s]
+            prior = self.model_noise if judged is None else max(self.model_noise, judged)
+            out.append(0.0 if s == view.seat else prior)
+        return out
 
     def _weights(
         self,

@@ -21,7 +21,8 @@ from concurrent.futures import BrokenExecutor
 from typing import Any
 
 from dokobot import metrics
-from dokobot.ai import LEVELS, make_strategy
+from dokobot.ai import LEVELS, StrongStrategy, make_strategy
+from dokobot.ai.skill import Skill, judge
 from dokobot.engine import (
     DUEL_SEATS,
     Action,
@@ -1344,7 +1345,8 @@ class TableService:
         try:
             # The budget counts from now: time queued for a busy worker is thinking time lost.
             due = time.time() + budget / 1000
-            work = self._workers.run(ai_decision, level, view, seed, due)
+            noise = self._table_noise(table) if level == "strong" else None
+            work = self._workers.run(ai_decision, level, view, seed, due, noise)
             action = await asyncio.wait_for(work, timeout)
             metrics.AI_DECISIONS.labels(level, "worker").inc()
             return action
@@ -1361,6 +1363,35 @@ class TableService:
                 # A worker died: the next decision starts fresh workers.
                 self._workers.discard()
             return self._fallback.choose(view, random.Random(seed))
+
+    def _table_noise(self, table: _Table) -> tuple[float | None, ...]:
+        """Per seat, the ε the table judged its player's cards to in earlier games."""
+        known = table.settings.get("skill", {})
+        out: list[float | None] = []
+        for s in table.seats:
+            tally = known.get(str(s.player_id)) if s is not None else None
+            out.append(Skill(*tally).noise(StrongStrategy.model_noise) if tally else None)
+        return tuple(out)
+
+    async def _judge(self, table: _Table, state: GameState) -> None:
+        """Judge each player's cards of the finished game into the table's sheet
+        (``skill``, persisted with the table), which the strong AI takes as its prior
+        for each player; only a table with a strong AI needs it."""
+        if not any(s is not None and s.ai_level == "strong" for s in table.seats):
+            return
+        judged = judge(state)  # a dozen cards, no search
+        known = table.settings.setdefault("skill", {})
+        for seat, s in enumerate(table.seats):
+            if s is None or seat in table.away:
+                continue  # an away player's cards were the AI's
+            tally = Skill(*known.get(str(s.player_id), ()))
+            tally.add(j for j in judged if j.seat == seat)
+            if tally.cards:
+                known[str(s.player_id)] = tally.as_list()
+        try:
+            await self.storage.tables.set_settings(table.table_id, table.settings)
+        except Exception as exc:  # the sheet is saved with the table's next change anyway
+            log.warning("table %s: the skill sheet was not saved (%s)", table.table_id, exc)
 
     async def _turn_timer(self, table: _Table, marker: tuple[int, int], seat: int) -> None:
         """Remind once, then let the AI play the turn; two in a row hand the seat to the AI."""
@@ -1466,6 +1497,7 @@ class TableService:
             )
         )
         table.game = None
+        await self._judge(table, state)
         table.idle_games = 0 if table.human_acted else table.idle_games + 1
         if table.closing is None and not table.humans_staying():
             table.closing = "no_humans"
@@ -1602,11 +1634,20 @@ class TableService:
 MIN_BUDGET_MS = 30.0
 
 
-def ai_decision(level: str, view: PlayerView, seed: str, due: float) -> Action:
+def ai_decision(
+    level: str,
+    view: PlayerView,
+    seed: str,
+    due: float,
+    noise: tuple[float | None, ...] | None = None,
+) -> Action:
     """One AI decision, in a worker process: the view goes in, the action comes back by
-    ``due`` (wall-clock time), however long it queued."""
+    ``due`` (wall-clock time), however long it queued; ``noise``: what the table judged
+    of each seat's play (the strong AI's prior, ``StrongStrategy.table_noise``)."""
     budget_ms = max(MIN_BUDGET_MS, (due - time.time()) * 1000)
     strategy = make_strategy(level, budget_ms=budget_ms if level == "strong" else None)
+    if isinstance(strategy, StrongStrategy):
+        strategy.table_noise = noise
     return strategy.choose(view, random.Random(seed))
 
 

@@ -163,3 +163,53 @@ async def test_every_worker_starts_at_the_first_decision_and_none_later() -> Non
     finally:
         workers.discard()
     assert workers.pool is None
+
+
+async def test_the_table_judges_every_players_cards_and_keeps_the_sheet(
+    storage: Storage,
+) -> None:
+    """After each game a table with a strong AI judges every player's last cards to a
+    trick (``dokobot.ai.skill``) into its sheet, stored with the table; the strong AI's
+    next decisions get each seat's judgement."""
+    recorder = Recorder()
+    svc = service(storage, FakeClock(), recorder, ai_budget_ms=15.0)
+    try:
+        await svc.open_table(GUILD, CHANNEL, ANNA)
+        await svc.start(CHANNEL, ANNA.user_id, ai_level="strong")
+        table = svc._tables[CHANNEL]
+        assert svc._table_noise(table) == (None, None, None, None)
+        await play_one_game(svc, recorder)
+        sheet = table.settings["skill"]
+        # Per player (Anna and the three AIs): its cards played last to a trick with a
+        # choice — most of the twelve tricks.
+        assert set(sheet) <= {str(s.player_id) for s in table.seats if s is not None}
+        assert sum(cards for _, _, cards in sheet.values()) >= 6
+        assert all(loss >= 0 and chance > 0 for loss, chance, _ in sheet.values())
+        stored = await storage.tables.get(table.table_id)
+        assert stored is not None and stored.settings["skill"] == sheet
+        noise = svc._table_noise(table)
+        judged = [i for i, s in enumerate(table.seats) if s and str(s.player_id) in sheet]
+        assert all((noise[i] is not None) == (i in judged) for i in range(4))
+    finally:
+        await svc.close()
+
+
+def test_a_strong_decision_in_a_worker_takes_the_tables_judgement(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import time
+
+    from dokobot.ai import StrongStrategy
+    from dokobot.engine import GameSetup, GameState, deal, player_view
+    from dokobot.table import service as service_module
+
+    seen: list[Any] = []
+    monkeypatch.setattr(
+        StrongStrategy,
+        "choose",
+        lambda self, view, rng: seen.append(self.table_noise) or view.legal[0],
+    )
+    view = player_view(GameState.new(GameSetup(dealer=3, hands=deal(random.Random(1)))), 0)
+    service_module.ai_decision("strong", view, "s", time.time() + 0.1, (None, 1.0, 0.3, None))
+    service_module.ai_decision("strong", view, "s", time.time() + 0.1)
+    assert seen == [(None, 1.0, 0.3, None), None]
