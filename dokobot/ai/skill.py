@@ -8,7 +8,7 @@ its partner's trick and keeps them from the other party's. A player who plays at
 loses on average what a random legal card loses there. Over many cards the ratio of the
 two is the share of random cards the player's play looks like (ε), the share the strong
 AI's model of the others assumes (``model``): a table learns over its games whom it
-plays with. Judged so, the heuristic looks like ε ≈ 0.2, the strong AI ≈ 0.45 (it gives
+plays with. Judged so, the heuristic looks like ε ≈ 0.25, the strong AI ≈ 0.45 (it gives
 up a small trick to keep a high trump for later) and a random player ≈ 1.
 """
 
@@ -49,7 +49,8 @@ def judge(final: GameState) -> list[Judged]:
         legal = {c for c in hand if order.suit_class[c] == led} or hand
         if len(legal) < 2:
             continue
-        # docs/rules.md §2: the second ♥10 may beat the first, in the last trick or all.
+        # docs/rules.md §3 (house rule dullen): the second ♥10 may beat the first, in
+        # every trick or all but the last.
         second = rules.dullen.second_wins(i + 1 == rules.tricks)
         points = sum(CARD_POINTS[c] for c in head)
         values = {}

@@ -236,7 +236,7 @@ class Solver:
             return mine + self._search(
                 won, (), 0, 0, tricks_left - 1, alpha - mine, beta - mine, rest
             )
-        # The second ♥10 may already have beaten the first (docs/rules.md §2).
+        # The second ♥10 may already have beaten the first (docs/rules.md §3).
         win = winner_index(trick, tables, tricks_left == 1) if trick else 0
         return self._search(
             leader, tuple(trick), win, gained, tricks_left, alpha, beta, self._left() + gained
