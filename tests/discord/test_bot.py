@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import Any
@@ -51,8 +52,15 @@ async def test_a_full_game_against_three_ai_players(
     await simcord_env.settle()
     while not any("Game 1:" in m.content for m in public_messages(channel)):
         assert whose_turn(channel) == anna.id
-        # The bot redrew the open panel when the turn came back to anna.
+        # The bot redrew the open panel when the turn came back to anna (under load the
+        # redraw may still be on its way when the table message already shows her turn).
         current = message(channel, anna, panel.id)
+        for _ in range(40):
+            if "**Your turn:**" in current.content:
+                break
+            await asyncio.sleep(0.05)
+            await simcord_env.settle()
+            current = message(channel, anna, panel.id)
         assert "**Your turn:**" in current.content
         result = await take_turn(anna, current)
         # A click updates the panel in place: the same private message.
