@@ -23,7 +23,7 @@ from dokobot.engine import (
 
 from . import make_strategy
 from .base import Strategy
-from .skill import Skill, judge
+from .skill import Skill, judge, table_noise
 from .strong import StrongStrategy
 
 
@@ -90,7 +90,8 @@ def deal_results(
         names = [players[(s - shift) % 4] for s in range(4)]
         strategies = [make_strategy(n, samples=search[0], budget_ms=search[1]) for n in names]
         if skills is not None:
-            known = table_noise([skills[(s - shift) % 4] for s in range(4)])
+            seated = [skills[(s - shift) % 4] for s in range(4)]
+            known = table_noise(seated, StrongStrategy.model_noise)
             for strategy in strategies:
                 if isinstance(strategy, StrongStrategy):
                     strategy.table_noise = known
@@ -123,11 +124,6 @@ def deal_results(
             for judged in judge(state):
                 skills[(judged.seat - shift) % 4].add([judged])
     return out
-
-
-def table_noise(skills: Sequence[Skill]) -> tuple[float | None, ...]:
-    """Per seat, the ε the table judged its player's cards to (``None``: none judged)."""
-    return tuple(k.noise(StrongStrategy.model_noise) if k.cards else None for k in skills)
 
 
 def session_results(

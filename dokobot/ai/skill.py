@@ -15,9 +15,9 @@ up a small trick to keep a high trump for later) and a random player ≈ 1.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from dokobot.engine import GameState, Phase, trick_winner
+from dokobot.engine import Card, GameState, Phase, Play, apply, legal_cards, trick_winner
 from dokobot.engine.cards import CARD_POINTS
 
 
@@ -31,6 +31,8 @@ class Judged:
     loss: float
     #: What a random legal card there loses on average.
     chance: float
+    #: Which trick (0: the first).
+    trick: int = 0
 
 
 def judge(final: GameState) -> list[Judged]:
@@ -38,30 +40,36 @@ def judge(final: GameState) -> list[Judged]:
     re = final.parties.re
     if final.phase is not Phase.FINISHED or re is None:
         return []
-    order = final.parties.order
-    rules = final.rules
     out: list[Judged] = []
-    for i, trick in enumerate(final.tricks):
-        seat = trick.seat_of(3)
-        hand = {t.card_of(seat) for t in final.tricks[i:]}
-        head = trick.cards[:3]
-        led = order.suit_class[head[0]]
-        legal = {c for c in hand if order.suit_class[c] == led} or hand
-        if len(legal) < 2:
-            continue
-        # docs/rules.md §3 (house rule dullen): the second ♥10 may beat the first, in
-        # every trick or all but the last.
-        second = rules.dullen.second_wins(i + 1 == rules.tricks)
-        points = sum(CARD_POINTS[c] for c in head)
-        values = {}
-        for card in legal:
-            won = trick_winner((*head, card), trick.leader, order, second)
-            taken = points + CARD_POINTS[card]
-            values[card] = taken if re[won] == re[seat] else -taken
-        best = max(values.values())
-        mean = sum(values.values()) / len(values)
-        out.append(Judged(seat, best - values[trick.cards[3]], best - mean))
+    # The game replayed by the engine: the cards the seat could play there (house rules
+    # that force a card included) and the card order then (a declaration changes it).
+    state = GameState.new(final.setup)
+    for action in final.actions:
+        if isinstance(action, Play) and len(state.trick) == 3:
+            legal = legal_cards(state)
+            if len(legal) > 1:
+                out.append(_judged(state, legal, action, re))
+        state = apply(state, action)
     return out
+
+
+def _judged(state: GameState, legal: Sequence[Card], play: Play, re: Sequence[bool]) -> Judged:
+    """The last card of a trick against the best and an average legal one: the trick's
+    points for the seat's party, positive if it takes them, negative if the others do."""
+    rules = state.rules
+    order = state.parties.order
+    # docs/rules.md §3 (house rule dullen): the second ♥10 may beat the first, in every
+    # trick or all but the last.
+    second = rules.dullen.second_wins(len(state.tricks) + 1 == rules.tricks)
+    points = sum(CARD_POINTS[c] for c in state.trick)
+    values = {}
+    for card in legal:
+        won = trick_winner((*state.trick, card), state.leader, order, second)
+        taken = points + CARD_POINTS[card]
+        values[card] = taken if re[won] == re[play.seat] else -taken
+    best = max(values.values())
+    mean = sum(values.values()) / len(values)
+    return Judged(play.seat, best - values[play.card], best - mean, len(state.tricks))
 
 
 #: How much the prior weighs, in points a random card loses (about three judged cards).
@@ -91,3 +99,8 @@ class Skill:
         """The share of random cards (ε) the player's cards look like; ``prior`` weighs
         in as ``strength`` card points that random cards would have lost."""
         return min(1.0, (self.loss + prior * strength) / (self.chance + strength))
+
+
+def table_noise(skills: Sequence[Skill | None], prior: float) -> tuple[float | None, ...]:
+    """Per seat, the ε the table judged its player's cards to (``None``: none judged)."""
+    return tuple(k.noise(prior) if k is not None and k.cards else None for k in skills)

@@ -22,7 +22,7 @@ from typing import Any
 
 from dokobot import metrics
 from dokobot.ai import LEVELS, StrongStrategy, make_strategy
-from dokobot.ai.skill import Skill, judge
+from dokobot.ai.skill import Skill, judge, table_noise
 from dokobot.engine import (
     DUEL_SEATS,
     Action,
@@ -1367,11 +1367,9 @@ class TableService:
     def _table_noise(self, table: _Table) -> tuple[float | None, ...]:
         """Per seat, the ε the table judged its player's cards to in earlier games."""
         known = table.settings.get("skill", {})
-        out: list[float | None] = []
-        for s in table.seats:
-            tally = known.get(str(s.player_id)) if s is not None else None
-            out.append(Skill(*tally).noise(StrongStrategy.model_noise) if tally else None)
-        return tuple(out)
+        tallies = [known.get(str(s.player_id)) if s is not None else None for s in table.seats]
+        skills = [Skill(*tally) if tally else None for tally in tallies]
+        return table_noise(skills, StrongStrategy.model_noise)
 
     async def _judge(self, table: _Table, state: GameState) -> None:
         """Judge each player's cards of the finished game into the table's sheet

@@ -9,19 +9,21 @@ import random
 import pytest
 
 from dokobot.ai import make_strategy
-from dokobot.ai.arena import deal_results, play_deal, table_noise
-from dokobot.ai.skill import Judged, Skill, judge
+from dokobot.ai.arena import deal_results, play_deal
+from dokobot.ai.skill import Judged, Skill, judge, table_noise
 from dokobot.ai.strong import StrongStrategy
 from dokobot.engine import (
     DDV,
     Action,
     Bid,
+    Card,
     GameSetup,
     GameState,
     PlayerView,
     deal,
     player_view,
 )
+from dokobot.engine.rules import Dullen
 
 
 def _game(players: list[str], index: int) -> GameState:
@@ -118,7 +120,7 @@ def test_a_session_at_one_table_learns_the_players_and_the_strong_ai_takes_it(
     deal_results(1, 5, players, DDV, True, (4, None), skills)
     assert all(k.cards > n.cards for k, n in zip(skills, after_first, strict=True))
     # Rotation 0 seats the players in order; each later one moves them a seat on.
-    noise = table_noise(after_first)
+    noise = table_noise(after_first, StrongStrategy.model_noise)
     assert seen[0] == noise
     assert set(seen) == {noise[-shift:] + noise[:-shift] for shift in range(4)}
     assert all(e is not None and 0 < e <= 1 for e in noise)
@@ -152,3 +154,18 @@ def test_against_a_table_judged_random_the_strong_ai_plays_a_solo_it_would_not_r
     assert bid(None) == "healthy"
     assert bid((None, 0.25, 0.25, 0.25)) == "healthy"
     assert bid((None, 1.0, 1.0, 1.0)) == "solo:clubs"
+
+
+def test_the_judge_knows_the_second_dulle_beats_the_first_where_the_table_says_so() -> None:
+    """docs/rules.md §3, house rule ``dullen: second_wins``: Re leads ♥10, then ♦K, ♥J,
+    and Kontra's last player adds ♠Q although it holds the other ♥10, which would have
+    taken the trick: 26 points for Kontra lost, 19 given to Re — 45 points."""
+    rules = dataclasses.replace(DDV, dullen=Dullen.SECOND_WINS)
+    setup = GameSetup(rules=rules, dealer=9 % 4, hands=deal(random.Random("skill:9")))
+    final, _ = play_deal(setup, [make_strategy("random")] * 4, random.Random(9))
+    trick = final.tricks[3]
+    assert trick.cards == (Card.H10, Card.DK, Card.HJ, Card.SQ) and trick.seat_of(3) == 1
+    assert final.parties.re == (True, False, True, False)
+    assert Card.H10 in [t.card_of(1) for t in final.tricks[4:]]
+    judged = next(j for j in judge(final) if j.trick == 3)
+    assert judged.seat == 1 and judged.loss == 45
