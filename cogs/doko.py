@@ -926,10 +926,16 @@ class DokoCog(
         self.presenter.remember_panel(
             channel, interaction.user.id, interaction, panel.action_no, in_place=in_place
         )
+        interaction.extras["answered"] = True
+        if in_place and not prefix:
+            # A click on the panel: the player's one redraw task draws it, so pictures go
+            # out one at a time, each of the table as it is then. The AI seats play on
+            # while a picture renders, and an older one must never land after a newer one.
+            self.presenter.redraw_panel(channel, interaction.user.id)
+            return
         content, file, view = await hand_panel(snapshot, panel, lang)
         if prefix:
             content = f"{prefix}\n{content}"
-        interaction.extras["answered"] = True
         try:
             await interaction.edit_original_response(content=content, attachments=[file], view=view)
         except discord.HTTPException as exc:

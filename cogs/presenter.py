@@ -526,6 +526,13 @@ class Presenter:
 
     # ------------------------------------------------------------------ private panels
 
+    def redraw_panel(self, channel_id: int, user_id: int) -> None:
+        """Draw a player's open panel anew in its redraw task, whatever it shows now."""
+        slot = self.panels.get((channel_id, user_id))
+        if slot is not None:
+            slot.shown = -1
+            self.refresh_panel(channel_id, user_id)
+
     def refresh_panel(self, channel_id: int, user_id: int) -> None:
         """Redraw a player's open hand panel in its own task (only they see it)."""
         slot = self.panels.get((channel_id, user_id))

@@ -72,7 +72,10 @@ class StrongStrategy:
 
     #: Worlds per decision; with ``budget_ms`` the most that fit in the time. 40, not 20
     #: (dokobot simulate, the same 500 deals × 4 against random): +3.52 ± 0.11 a game,
-    #: not +3.11 ± 0.12 (+2.19, not +1.75, without a solo), p95 367 ms a decision.
+    #: not +3.11 ± 0.12 (+2.19, not +1.75, without a solo), p95 367 ms a decision. 80
+    #: at 450 ms, so that the late tricks use their budget too (benchmarks/ai_ab.py, 400
+    #: paired games against random at a table that judged them random): −0.23 ± 0.32 a
+    #: game.
     samples: int = 40
     #: Wall-clock budget per decision (``None``: only ``samples`` count, deterministic).
     budget_ms: float | None = None
@@ -460,8 +463,19 @@ class StrongStrategy:
         # Simulate only the solos the hand is at all fit for (the heuristic's count).
         fit = sorted(solos, key=lambda r: -solo_value(view.hand, Contract(r.value), view.rules))
         fit = fit[:3]
-        if not forced and solo_value(view.hand, Contract(fit[0].value), view.rules) < -4.0:
+        count = solo_value(view.hand, Contract(fit[0].value), view.rules)
+        if not forced and count < -4.0:
             return fallback
+        best, gain = self._solo_gain(view, fit, forced, rng)
+        if forced or self._takes_solo(view, gain, count):
+            return legal[best]
+        return fallback
+
+    def _solo_gain(
+        self, view: PlayerView, fit: Sequence[Reservation], forced: bool, rng: random.Random
+    ) -> tuple[Reservation, float]:
+        """The solo of ``fit`` that simulates best, and by how many score points a deal
+        it simulates better than a normal game (``forced``: no normal game, 0)."""
         # The same deals for every candidate, dealt and played until the budget ends.
         deadline = _deadline(self.budget_ms)
         candidates: list[Reservation | None] = [*fit, None] if not forced else list(fit)
@@ -483,21 +497,20 @@ class StrongStrategy:
         # scores three times on a high chance to win, a normal game once on a lower one.
         totals = {c: max(plain[c], called[c]) if self.bid_calls else plain[c] for c in candidates}
         best = max(fit, key=lambda r: totals[r])
-        if forced:
-            return legal[best]
+        return best, 0.0 if forced else (totals[best] - totals[None]) / played
+
+    def _takes_solo(self, view: PlayerView, gain: float, count: float) -> bool:
+        """A voluntary solo: simulated at most ``solo_margin`` worse than a normal game
+        (``gain``), or liked by the hand count (``count`` above 0)."""
         margin = self.solo_margin
         if view.rules.compulsory_solos and view.solo_owed[view.seat]:
             margin -= self.owed_solo_cost  # docs/rules.md §5: the best moment is a good hand
-        if totals[best] > totals[None] + margin * played:
-            return legal[best]
-        if solo_value(view.hand, Contract(fit[0].value), view.rules) > 0:
-            # The hand count likes a solo: the playouts' soloist plays much worse than
-            # this player does, so the simulation underrates solos (benchmarks/
-            # solo_calibration.py, 40 such hands against the heuristic: simulated 4.1
-            # points a game worse than a normal game, played 0.5 ± 1.7 better). The
-            # count decides that, the simulation which solo.
-            return legal[best]
-        return fallback
+        # The hand count likes a solo: the playouts' soloist plays much worse than this
+        # player does, so the simulation underrates solos (benchmarks/
+        # solo_calibration.py, 40 such hands against the heuristic: simulated 4.1 points
+        # a game worse than a normal game, played 0.5 ± 1.7 better). The count decides
+        # that, the simulation which solo.
+        return gain > margin or count > 0
 
     def _deal_rest(self, view: PlayerView, rng: random.Random) -> list[list[Card]]:
         cards = unseen_cards(view)

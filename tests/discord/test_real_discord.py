@@ -22,10 +22,13 @@ from .conftest import close_storage, make_bot
 from .helpers import (
     answer,
     buttons,
+    message,
+    open_panel,
     public_messages,
     reply,
     started_tables,
     table_message,
+    take_turn,
     whose_turn,
     world,
 )
@@ -37,6 +40,7 @@ from .realism import (
     remove_bot,
     requests_to,
     slow_commits,
+    virtual_sleep,
 )
 
 pytestmark = pytest.mark.usefixtures("bodies_match_discords_schema")
@@ -407,3 +411,40 @@ def test_exports_are_compressed_and_split_under_the_upload_limit() -> None:
     assert len(parts) > 1 and all(len(p) <= 8_000 for p in parts)
     back = [line for p in parts for line in gzip.decompress(p).decode().splitlines()]
     assert back == lines
+
+
+async def test_a_slowly_drawn_panel_never_overwrites_a_newer_one(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Anna's click takes 5 s to draw (a busy renderer, a slow request) while the three
+    AI seats play on (1.2 s a move) and the turn comes back to her: the older picture of
+    her click must not land after the newer one, so her panel ends on her turn."""
+    import cogs.doko
+    import cogs.presenter
+
+    drawn = cogs.presenter.hand_panel
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        out = await drawn(*args, **kwargs)
+        await virtual_sleep(5.0, "slow drawing")
+        return out
+
+    _, channel, (anna,) = world(simcord_env, "anna")
+    await anna.slash(channel, "doko new")
+    await anna.click(table_message(channel), label="Start")
+    panel = await open_panel(anna, channel)
+    await simcord_env.advance_time(10)
+    monkeypatch.setattr(cogs.presenter, "hand_panel", slow)
+    monkeypatch.setattr(cogs.doko, "hand_panel", slow)
+    turns = 0
+    for _ in range(3):  # the bid and two cards
+        current = message(channel, anna, panel.id)
+        assert whose_turn(channel) == anna.id
+        assert "**Your turn:**" in current.content
+        await take_turn(anna, current)
+        for _ in range(20):  # the AIs' moves, their redraw, then the click's own picture
+            await simcord_env.advance_time(0.5)
+        turns += 1
+    assert turns == 3
+    assert whose_turn(channel) == anna.id
+    assert "**Your turn:**" in message(channel, anna, panel.id).content

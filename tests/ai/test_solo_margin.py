@@ -1,0 +1,60 @@
+"""benchmarks/solo_margin.py: the hands another margin would bid otherwise, played both
+ways from the strong AI's own bid, and what each margin gains."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+from dokobot.ai import make_strategy
+from dokobot.ai.arena import play_deal
+from dokobot.ai.strong import StrongStrategy
+from dokobot.engine import DDV, GameSetup, deal, outcome
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location(
+    "solo_margin", ROOT / "benchmarks" / "solo_margin.py"
+)
+assert _spec is not None and _spec.loader is not None
+solo_margin = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(solo_margin)
+
+
+def test_a_hand_just_below_the_margin_is_played_as_the_solo_and_as_todays_normal_game() -> None:
+    """Deal 1 (seed 3), seat 1 against random, the table judged random, 8 worlds: the
+    bid simulates the best solo 3.25 points a deal below a normal game, and the count
+    (−3.9) leaves it to the simulation, so today's margin (−2) plays it healthy. The
+    benchmark's normal game is exactly the game the strong AI plays there; its other
+    game is the solo, on the same seeds."""
+    solo, noted = solo_margin.play(1, 3, 1, "solo", "random", 1.0, samples=8)
+    normal, _ = solo_margin.play(1, 3, 1, "normal", "random", 1.0, samples=8)
+    assert noted == (-3.25, -3.9000000000000004)
+    assert solo is not None and normal is not None
+    assert solo["contract"].startswith("solo:") and solo["soloist"] == 1
+    assert normal["contract"] == "normal" and 1 in normal["re"] + normal["kontra"]
+
+    strong = StrongStrategy(samples=8, table_noise=(1.0, None, 1.0, 1.0))
+    players = [strong if s == 1 else make_strategy("random") for s in range(4)]
+    hands = deal(random.Random("3:1:deal"))
+    state, _ = play_deal(
+        GameSetup(rules=DDV, dealer=1, hands=hands), players, random.Random("3:1:1")
+    )
+    assert outcome(state) == normal
+
+    # The deal's other seats have nothing another margin above −10 would change.
+    rows = solo_margin.one(1, 3, "random", 1.0, -10.0, samples=8)
+    assert rows == [(-3.25, -3.9000000000000004, solo["scores"][1], normal["scores"][1])]
+
+
+def test_each_margin_is_priced_by_the_hands_it_changes_over_the_whole_run() -> None:
+    """Margin −3 changes only the hand simulated at −2.5 (solo 9, normal game 3: +6
+    over 100 games); −4 also the one at −3.5 (solo −9, normal 2: −11); a hand the count
+    makes a solo anyway (count 1) changes under no margin."""
+    rows = [(-2.5, -1.0, 9, 3), (-3.5, -2.0, -9, 2), (-2.2, 1.0, -12, 4)]
+    hands, gain, se = solo_margin.price(rows, -3, 100)
+    assert (hands, gain) == (1, 0.06)
+    assert round(se, 4) == 0.06
+    hands, gain, _ = solo_margin.price(rows, -4, 100)
+    assert (hands, gain) == (2, -0.05)
+    assert solo_margin.price(rows, -1, 100) == (0, 0.0, 0.0)
