@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from dokobot.engine import (
     TRUMP,
@@ -18,6 +18,8 @@ from dokobot.engine import (
     Contract,
     Declare,
     Genscher,
+    Made,
+    Party,
     PassCards,
     Phase,
     Play,
@@ -76,14 +78,39 @@ def plain_losers(hand: Sequence[Card], order: CardOrder) -> int:
 
 def solo_value(hand: Sequence[Card], contract: Contract, rules: RuleSet | None = None) -> float:
     """How promising a solo is: positive means worth playing (a rough count of tricks)."""
-    order = order_for(rules or RuleSet(), contract)
-    trumps, high, aces = strength(hand, order)
-    losers = plain_losers(hand, order)
+    base, weight = _solo_weights(order_for(rules or _DEFAULT_RULES, contract), contract)
+    return (base + sum(weight[c] for c in hand)) / 10
+
+
+_DEFAULT_RULES = RuleSet()
+
+#: Per kind of solo, in tenths: the weights of trumps, high trumps, plain aces and plain
+#: losers, and the constant (whole tenths: equal counts tie exactly).
+_SOLO_COUNT = {
+    "meatless": (0, 0, 10, -8, -15),
+    "picture": (10, 5, 9, -11, -65),
+    "suit": (10, 12, 5, -10, -115),
+}
+
+
+@functools.cache
+def _solo_weights(order: CardOrder, contract: Contract) -> tuple[int, tuple[int, ...]]:
+    """``solo_value`` in tenths as a constant and a weight per card: the count is a sum
+    over the cards (a plain suit's losers, ``plain_losers``, are its cards but its aces),
+    and the reservation round asks it for every solo of every seat of every sampled
+    world."""
     if contract is Contract.MEATLESS:
-        return aces - 0.8 * losers - 1.5
-    if contract in (Contract.QUEEN_SOLO, Contract.JACK_SOLO, Contract.KING_SOLO):
-        return trumps + 0.9 * aces + 0.5 * high - 1.1 * losers - 6.5
-    return trumps + 1.2 * high + 0.5 * aces - 1.0 * losers - 11.5
+        kind = "meatless"
+    elif contract in (Contract.QUEEN_SOLO, Contract.JACK_SOLO, Contract.KING_SOLO):
+        kind = "picture"
+    else:
+        kind = "suit"
+    trumps, high, aces, losers, base = _SOLO_COUNT[kind]
+    trump, top, ace = _features(order)
+    weight = tuple(
+        trumps + high * top[c] if trump[c] else (aces if ace[c] else losers) for c in Card
+    )
+    return base, weight
 
 
 class HeuristicStrategy:
@@ -142,25 +169,30 @@ class HeuristicStrategy:
     def _bid(self, view: PlayerView) -> Action:
         seat = view.seat
         legal = {a.reservation: a for a in view.legal if isinstance(a, Bid)}
-        hand = view.hand
+        wanted = self.reservation(view.hand, legal, view.rules)
+        return legal.get(wanted) or Bid(seat, Reservation.HEALTHY)
+
+    def reservation(
+        self, hand: Sequence[Card], legal: Collection[Reservation], rules: RuleSet
+    ) -> Reservation:
+        """What a seat holding ``hand`` says, of the ``legal`` reservations: a solo with a
+        hand that counts as one, poverty, a marriage unless the hand is strong enough for
+        a silent one, else healthy."""
         if Reservation.THROW in legal:
-            return legal[Reservation.THROW]
-        rules = view.rules
-        solos = [r for r in legal if r.is_solo]
-        best = max(solos, key=lambda r: solo_value(hand, Contract(r.value), rules), default=None)
-        if best is not None:
-            value = solo_value(hand, Contract(best.value), rules)
-            if value > 0 or Reservation.HEALTHY not in legal:
-                return legal[best]
+            return Reservation.THROW
+        values = {r: solo_value(hand, Contract(r.value), rules) for r in legal if r.is_solo}
+        best = max(values, key=values.__getitem__, default=None)
+        if best is not None and (values[best] > 0 or Reservation.HEALTHY not in legal):
+            return best
         if Reservation.POVERTY in legal:
-            return legal[Reservation.POVERTY]
+            return Reservation.POVERTY
         if Reservation.MARRIAGE in legal:
             trumps, high, _ = strength(hand, order_for(rules, Contract.NORMAL))
             # A strong hand with both queens plays a silent marriage (a hidden solo).
             if trumps >= 9 and high >= 3:
-                return legal[Reservation.HEALTHY]
-            return legal[Reservation.MARRIAGE]
-        return legal.get(Reservation.HEALTHY) or Bid(seat, Reservation.HEALTHY)
+                return Reservation.HEALTHY
+            return Reservation.MARRIAGE
+        return Reservation.HEALTHY
 
     def _poverty(self, view: PlayerView) -> Action:
         seat = view.seat
@@ -194,19 +226,30 @@ class HeuristicStrategy:
         calls = [a for a in view.legal if isinstance(a, Announce)]
         if not calls or not any(a.level is Announcement.PARTY for a in calls):
             return None
-        order = view.order
-        trumps, high, _ = strength(view.hand, order)
-        me = view.own_party
-        opponents_called = any(m.party is not me for m in view.announcements)
-        if view.contract is not None and is_soloist(view):
-            good = solo_value(view.hand, view.contract, view.rules) > 2.5
-        else:
-            # Announce with a strong hand; answer the opponents' call a little more readily.
-            need = 5 if opponents_called else 6
-            good = trumps >= need and high >= 2
-        if good:
+        solo = view.contract if view.contract is not None and is_soloist(view) else None
+        if self.says_party(
+            view.hand, view.order, view.own_party, view.announcements, solo, view.rules
+        ):
             return next(a for a in calls if a.level is Announcement.PARTY)
         return None
+
+    def says_party(
+        self,
+        hand: Sequence[Card],
+        order: CardOrder,
+        me: Party | None,
+        announcements: Sequence[Made],
+        solo: Contract | None,
+        rules: RuleSet,
+    ) -> bool:
+        """Whether a seat holding ``hand`` says its Re or Kontra when it may: a soloist
+        (``solo``: its contract) with a hand that counts well above a solo, anyone else
+        with a strong hand, a little more readily once the opponents have called."""
+        if solo is not None:
+            return solo_value(hand, solo, rules) > 2.5
+        trumps, high, _ = strength(hand, order)
+        need = 5 if any(m.party is not me for m in announcements) else 6
+        return trumps >= need and high >= 2
 
     # ------------------------------------------------------------------ card play
 

@@ -25,7 +25,6 @@ from typing import TypeVar
 
 from dokobot.engine import (
     Action,
-    Announce,
     Announcement,
     Bid,
     Calls,
@@ -34,7 +33,6 @@ from dokobot.engine import (
     GameState,
     Made,
     Party,
-    Phase,
     Play,
     PlayerView,
     Reservation,
@@ -298,19 +296,6 @@ def bids_replayed(view: PlayerView, world: GameState) -> list[Observed]:
     return CallReplays(view).bids(world)
 
 
-def _seen_at_bid(
-    view: PlayerView, seat: int, hand: tuple[Card, ...], legal: Sequence[Reservation]
-) -> PlayerView:
-    """What ``seat`` saw at its reservation, as much as the heuristic's bid looks at."""
-    return _copied(
-        view,
-        seat=seat,
-        phase=Phase.BIDDING,
-        hand=hand,
-        legal=tuple(Bid(seat, r) for r in legal),
-    )
-
-
 class CallReplays:
     """What the other seats said, replayed world by world against the heuristic: their
     reservations (``bids_replayed``) and their Re and Kontra (``calls_replayed``). What the
@@ -366,10 +351,8 @@ class CallReplays:
             if state.to_act != seat or Reservation.HEALTHY not in legal:
                 break
             if seat != view.seat:
-                asked = _seen_at_bid(view, seat, world.setup.hands[seat], legal)
-                wanted = _POLICY._bid(asked)
-                healthy = isinstance(wanted, Bid) and wanted.reservation is Reservation.HEALTHY
-                out.append(Observed(seat, healthy, 2))
+                wanted = _POLICY.reservation(world.setup.hands[seat], legal, view.rules)
+                out.append(Observed(seat, wanted is Reservation.HEALTHY, 2))
             state = apply(state, Bid(seat, Reservation.HEALTHY))
         return out
 
@@ -385,19 +368,28 @@ class CallReplays:
         out: list[Observed] = []
         for i, step in enumerate(self.plan):
             hand = hands.get(step.seat)
-            if hand is None or step.then is None:
+            then = step.then
+            if hand is None or then is None:
                 continue
             seat = step.seat
             if self._party_call_open(i, step, world):
-                seat_view = _seen_as(
-                    step.then,
-                    world,
-                    tuple(hand),
-                    _parties_then(world, step, public),
-                    (Announce(seat, Announcement.PARTY),),
+                # The contract as the seat knew it: the holder of both queens knows it
+                # plays a silent marriage, a hidden solo (§4), though the others see a
+                # normal game.
+                if _silent(world, seat):
+                    solo: Contract | None = Contract.SILENT_MARRIAGE
+                elif then.contract is not None and then.contract.is_solo_scored:
+                    solo = then.contract if then.declarer == seat else None
+                else:
+                    solo = None
+                wanted = _POLICY.says_party(
+                    hand,
+                    then.order,
+                    _parties_then(world, step, public)[seat],
                     self.before[i],
+                    solo,
+                    then.rules,
                 )
-                wanted = _POLICY._announce(seat_view) is not None
                 out.append(Observed(seat, wanted == self.called[i], 2))
             hand.remove(step.card)
         return out

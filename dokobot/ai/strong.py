@@ -63,7 +63,7 @@ from .model import (
     tempered,
 )
 from .solver import Solver, Tables, mask_of
-from .worlds import deal_leaning, unseen_cards, world
+from .worlds import Dealer, unseen_cards, world
 
 
 @dataclasses.dataclass
@@ -261,6 +261,7 @@ class StrongStrategy:
         ratios: list[float] = []
         plan = steps(view)
         calls = CallReplays(view, plan)
+        dealer = Dealer(view)
         said: list[list[Observed]] | None = [] if self.inference and self.call_inference else None
         total = self.samples * (self.oversample if infer else 1)
         rounds = max(1, self.lean_rounds) if infer else 1
@@ -274,7 +275,7 @@ class StrongStrategy:
                 if said is not None:
                     said.extend(calls(s) for s in states[len(said) :])
                 lean = self._lean(view, states, ratios, seen, said)
-            dealt = deal_leaning(view, rng, lean)
+            dealt = dealer.deal(rng, lean)
             if dealt is None:
                 break
             states.append(world(view, dealt[0]))

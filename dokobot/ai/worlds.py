@@ -9,6 +9,7 @@ them (docs/rules.md §4, §6).
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from collections import Counter
@@ -105,54 +106,85 @@ def deal_leaning(
     """Like ``deal_unseen``, but each card goes to a seat with its chance times
     ``lean[seat][card]`` (default 1); also the log of how much likelier ``deal_unseen``
     deals these hands than this deal does (the world's importance weight), or ``None``."""
-    unseen = unseen_cards(view)
-    played = played_by(view)
-    seats = [s for s in range(4) if s != view.seat]
-    sizes = {s: view.hand_sizes[s] for s in seats}
-    void = voids(view)
-    cls = view.order.suit_class
-    need, barred = queen_needs(view, played)
-    queen = team_card(view.rules)
-    for _ in range(tries):
-        hands: dict[int, list[Card]] = {s: [] for s in seats}
-        cards = unseen[:]
-        rng.shuffle(cards)
-        # Queens first where a seat needs one, then the most constrained cards first.
-        queens = [c for c in cards if c == queen]
-        rest = [c for c in cards if c != queen]
-        order = queens + sorted(rest, key=lambda c: -sum(cls[c] in void[s] for s in seats))
-        ok = True
-        ratio = 0.0
-        for card in order:
-            eligible = [
-                s
-                for s in seats
-                if len(hands[s]) < sizes[s]
-                and cls[card] not in void[s]
-                and not (card == queen and s in barred)
-            ]
-            if card == queen:
-                wanting = [s for s in eligible if hands[s].count(queen) < need[s]]
-                eligible = wanting or eligible
-            if not eligible:
-                ok = False
-                break
-            # Weight by room left, so that deals are not biased to the first seats.
-            room = [sizes[s] - len(hands[s]) for s in eligible]
-            if lean is None or len(eligible) == 1:
-                hands[rng.choices(eligible, weights=room)[0]].append(card)
-                continue
-            leaned = [r * lean[s].get(card, 1.0) for r, s in zip(room, eligible, strict=True)]
-            k = rng.choices(range(len(eligible)), weights=leaned)[0]
-            hands[eligible[k]].append(card)
-            ratio += math.log(room[k] / sum(room)) - math.log(leaned[k] / sum(leaned))
-        if ok and all(hands[s].count(queen) >= need[s] for s in seats):
-            out: list[list[Card]] = [[], [], [], []]
-            out[view.seat] = list(view.hand)
-            for s in seats:
-                out[s] = hands[s]
-            return out, ratio
-    return None
+    return Dealer(view).deal(rng, lean, tries=tries)
+
+
+class Dealer:
+    """``deal_leaning`` for one view, many times: what the view fixes (the unseen cards,
+    who may hold which) is worked out once."""
+
+    def __init__(self, view: PlayerView) -> None:
+        self.view = view
+        self.unseen = unseen_cards(view)
+        played = played_by(view)
+        self.seats = [s for s in range(4) if s != view.seat]
+        self.sizes = [view.hand_sizes[s] for s in range(4)]
+        void = voids(view)
+        cls = view.order.suit_class
+        self.cls = cls
+        self.need, barred = queen_needs(view, played)
+        self.queen = team_card(view.rules)
+        # Per card class: the seats that may hold it (a queen: not a barred seat).
+        self.open_to = {k: [s for s in self.seats if k not in void[s]] for k in range(5)}
+        self.queen_open_to = [s for s in self.open_to[cls[self.queen]] if s not in barred]
+        # Per card: how many seats may not hold it (the most constrained are dealt first).
+        self.shut = {c: sum(cls[c] in void[s] for s in self.seats) for c in set(self.unseen)}
+
+    def deal(
+        self,
+        rng: random.Random,
+        lean: Sequence[dict[Card, float]] | None,
+        *,
+        tries: int = 60,
+    ) -> tuple[list[list[Card]], float] | None:
+        """One deal (``deal_leaning``)."""
+        seats, sizes, need, queen, cls = self.seats, self.sizes, self.need, self.queen, self.cls
+        shut = self.shut
+        for _ in range(tries):
+            hands: list[list[Card]] = [[], [], [], []]
+            queens_held = [0, 0, 0, 0]
+            cards = self.unseen[:]
+            rng.shuffle(cards)
+            # Queens first where a seat needs one, then the most constrained cards first.
+            queens = [c for c in cards if c == queen]
+            rest = [c for c in cards if c != queen]
+            order = queens + sorted(rest, key=lambda c: -shut[c])
+            ok = True
+            ratio = 0.0
+            for card in order:
+                if card == queen:
+                    eligible = [s for s in self.queen_open_to if len(hands[s]) < sizes[s]]
+                    wanting = [s for s in eligible if queens_held[s] < need[s]]
+                    eligible = wanting or eligible
+                else:
+                    eligible = [s for s in self.open_to[cls[card]] if len(hands[s]) < sizes[s]]
+                if not eligible:
+                    ok = False
+                    break
+                # Weight by room left, so that deals are not biased to the first seats.
+                room = [sizes[s] - len(hands[s]) for s in eligible]
+                if lean is None or len(eligible) == 1:
+                    # ``rng.choices(eligible, weights=room)``, the same draw, inline.
+                    total = 0
+                    cum = []
+                    for r in room:
+                        total += r
+                        cum.append(total)
+                    seat = eligible[bisect.bisect(cum, rng.random() * total, 0, len(cum) - 1)]
+                else:
+                    leaned = [
+                        r * lean[s].get(card, 1.0) for r, s in zip(room, eligible, strict=True)
+                    ]
+                    k = rng.choices(range(len(eligible)), weights=leaned)[0]
+                    seat = eligible[k]
+                    ratio += math.log(room[k] / sum(room)) - math.log(leaned[k] / sum(leaned))
+                hands[seat].append(card)
+                if card == queen:
+                    queens_held[seat] += 1
+            if ok and all(queens_held[s] >= need[s] for s in seats):
+                hands[self.view.seat] = list(self.view.hand)
+                return hands, ratio
+        return None
 
 
 def world(view: PlayerView, hands: Sequence[Sequence[Card]]) -> GameState:

@@ -121,7 +121,8 @@ def legal_bids(state: GameState) -> tuple[Reservation, ...]:
     """The reservations the seat to act may name now (docs/rules.md §4, §5)."""
     if state.phase is not Phase.BIDDING or state.to_act is None:
         return ()
-    return tuple(r for r in Reservation if _bid_refusal(state, state.to_act, r) is None)
+    seat = state.to_act
+    return tuple(r for r in _RESERVATIONS if _bid_refusal(state, seat, r) is None)
 
 
 def may_announce(state: GameState, seat: int) -> tuple[Announcement, ...]:
@@ -802,6 +803,11 @@ def _apply_genscher(state: GameState, action: Genscher) -> GameState:
 # --------------------------------------------------------------------------- bidding
 
 
+_RESERVATIONS = tuple(Reservation)
+#: The solo each solo reservation names.
+_SOLO_TYPES = {r: SoloType(r.value[5:]) for r in Reservation if r.is_solo}
+
+
 def _bid_refusal(state: GameState, seat: int, bid: Reservation) -> IllegalActionError | None:
     """Why ``seat`` may not say ``bid``, or ``None`` if it may (docs/rules.md §4, §5)."""
     rules = state.setup.rules
@@ -841,7 +847,7 @@ def _bid_refusal(state: GameState, seat: int, bid: Reservation) -> IllegalAction
                 "This hand may not be thrown in; these rules allow it for {hands}", hands=allowed
             )
         return None
-    solo = SoloType(bid.value[5:])
+    solo = _SOLO_TYPES[bid]
     if solo not in rules.solos:
         return refuse("The {solo} solo is not allowed under these rules", solo=solo.value)
     return None

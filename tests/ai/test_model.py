@@ -11,9 +11,12 @@ from collections import Counter
 import pytest
 
 from dokobot.ai import make_strategy
-from dokobot.ai.heuristic import HeuristicStrategy, strength
+from dokobot.ai.heuristic import HeuristicStrategy, plain_losers, solo_value, strength
 from dokobot.ai.model import (
+    CallReplays,
     Observed,
+    _parties_then,
+    _seen_as,
     bids_replayed,
     calls_replayed,
     chance,
@@ -28,6 +31,9 @@ from dokobot.ai.strong import StrongStrategy, likelihood, playout
 from dokobot.ai.worlds import deal_leaning, deal_unseen, unseen_cards, voids, world
 from dokobot.engine import (
     DDV,
+    Announce,
+    Announcement,
+    Bid,
     Card,
     Contract,
     GameSetup,
@@ -36,10 +42,12 @@ from dokobot.engine import (
     Phase,
     Play,
     PlayerView,
+    Reservation,
     RuleSet,
     apply,
     deal,
     legal_cards,
+    order_for,
     player_view,
     score,
 )
@@ -492,3 +500,97 @@ def placed_from(state: GameState, seat: int, sample: GameState) -> float:
             right += sum((Counter(sample.hands[s]) & Counter(state.hands[s])).values())
             held += len(state.hands[s])
     return right / held
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [DDV, RuleSet(nines=False), RuleSet(nines=False, dulle_trump=False, kaiser=True)],
+    ids=str,
+)
+def test_the_solo_count_is_trumps_high_trumps_aces_and_losers_for_every_solo(
+    rules: RuleSet,
+) -> None:
+    # solo_value sums a weight per card; it is the count it stands for, exactly: a suit
+    # solo trumps + 1.2 high + 0.5 aces − losers − 11.5, a picture solo trumps + 0.5 high
+    # + 0.9 aces − 1.1 losers − 6.5, meatless aces − 0.8 losers − 1.5.
+    rng = random.Random(5)
+    pictures = (Contract.QUEEN_SOLO, Contract.JACK_SOLO, Contract.KING_SOLO)
+    checked = 0
+    for _ in range(300):
+        for hand in deal(rng, nines=rules.nines):
+            for solo in (*pictures, Contract.MEATLESS, Contract.CLUBS_SOLO, Contract.DIAMONDS_SOLO):
+                order = order_for(rules, solo)
+                trumps, high, aces = strength(hand, order)
+                losers = plain_losers(hand, order)
+                if solo is Contract.MEATLESS:
+                    count = aces - 0.8 * losers - 1.5
+                elif solo in pictures:
+                    count = trumps + 0.5 * high + 0.9 * aces - 1.1 * losers - 6.5
+                else:
+                    count = trumps + 1.2 * high + 0.5 * aces - losers - 11.5
+                assert solo_value(hand, solo, rules) == pytest.approx(count, abs=1e-9)
+                checked += 1
+    assert checked == 300 * 4 * 6
+    # Whole tenths: two suits with the same count tie exactly (the first one is bid).
+    clubs = [Card.CA, Card.CA, Card.CK, Card.C10]
+    spades = [Card.SA, Card.SA, Card.SK, Card.S10]
+    rest = [Card.HA, Card.HA, Card.H9, Card.H9, Card.DA, Card.DA, Card.D9, Card.D9]
+    same = [
+        solo_value(hand, c, rules)
+        for hand, c in (
+            (clubs + spades + rest, Contract.CLUBS_SOLO),
+            (spades + clubs + rest, Contract.SPADES_SOLO),
+        )
+    ]
+    assert same[0] == same[1]
+
+
+def test_the_replayed_words_are_the_heuristics_own_reservation_and_announcement() -> None:
+    # Each healthy and each Re or Kontra (or silence) the model replays in a world is what
+    # the heuristic itself chooses, asked with the view that seat had then: 31 games at
+    # trick 10, the true deal and 8 dealt worlds each.
+    policy = HeuristicStrategy()
+    bids = calls = 0
+    for seed in (*range(30), 127):
+        state = heuristic_game(seed, 9)
+        view = player_view(state, state.to_act or 0)
+        replays = CallReplays(view)
+        rng = random.Random(seed)
+        dealt = [deal_unseen(view, rng) or [] for _ in range(8)]
+        for hands in [[list(h) for h in state.hands], *dealt]:
+            w = world(view, hands)
+            # The reservations, asked of each healthy seat at its turn in the engine.
+            bid_state = GameState.new(w.setup)
+            expected = []
+            for seat in replays.healthy:
+                if seat != view.seat:
+                    said = policy.choose(player_view(bid_state, seat), rng)
+                    expected.append((seat, said == Bid(seat, Reservation.HEALTHY)))
+                bid_state = apply(bid_state, Bid(seat, Reservation.HEALTHY))
+            assert [(o.seat, o.agrees) for o in replays.bids(w)] == expected
+            bids += len(expected)
+            # The announcements, at each play while the seat's call was open (not where
+            # the parties formed during play: a marriage, a poverty).
+            if w.parties.re is None or w.parties.contract is Contract.MARRIAGE:
+                assert replays.calls(w) == []
+                continue
+            public = tuple(w.parties.party(s) for s in range(4))
+            held = {s: list(w.setup.hands[s]) for s in range(4)}
+            expected = []
+            for i, step in enumerate(replays.plan):
+                if step.then is not None and replays._party_call_open(i, step, w):
+                    asked = _seen_as(
+                        step.then,
+                        w,
+                        tuple(held[step.seat]),
+                        _parties_then(w, step, public),
+                        (Announce(step.seat, Announcement.PARTY),),
+                        replays.before[i],
+                    )
+                    says = policy._announce(asked) is not None
+                    expected.append((step.seat, says == replays.called[i]))
+                held[step.seat].remove(step.card)
+            assert [(o.seat, o.agrees) for o in replays.calls(w)] == expected
+            calls += len(expected)
+    assert bids > 500, bids
+    assert calls > 2 * 31 * 9

@@ -29,7 +29,7 @@ def test_a_hand_just_below_the_margin_is_played_as_the_solo_and_as_todays_normal
     game is the solo, on the same seeds."""
     solo, noted = solo_margin.play(1, 3, 1, "solo", "random", 1.0, samples=8)
     normal, _ = solo_margin.play(1, 3, 1, "normal", "random", 1.0, samples=8)
-    assert noted == (-3.25, -3.9000000000000004)
+    assert noted == (-3.25, -3.9)
     assert solo is not None and normal is not None
     assert solo["contract"].startswith("solo:") and solo["soloist"] == 1
     assert normal["contract"] == "normal" and 1 in normal["re"] + normal["kontra"]
@@ -44,7 +44,7 @@ def test_a_hand_just_below_the_margin_is_played_as_the_solo_and_as_todays_normal
 
     # The deal's other seats have nothing another margin above −10 would change.
     rows = solo_margin.one(1, 3, "random", 1.0, -10.0, samples=8)
-    assert rows == [(-3.25, -3.9000000000000004, solo["scores"][1], normal["scores"][1])]
+    assert rows == [(-3.25, -3.9, solo["scores"][1], normal["scores"][1])]
 
 
 def test_each_margin_is_priced_by_the_hands_it_changes_over_the_whole_run() -> None:
