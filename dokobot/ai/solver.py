@@ -39,6 +39,13 @@ class Tables:
     run_faces: tuple[tuple[int, ...], ...] = ()
     #: The mask of every card in a run.
     run_cards: int = 0
+    #: Per physical card: its place when the strongest move first (trumps, then power,
+    #: then points; these cut off most), and when the most points first, then the
+    #: weakest card (feeding a partner's trick).
+    rank: tuple[int, ...] = ()
+    greasy: tuple[int, ...] = ()
+    #: Per point value: the mask of the cards worth it (to count what is left).
+    worth: tuple[tuple[int, int], ...] = ()
 
     @classmethod
     def of(cls, order: CardOrder, second_wins: tuple[bool, bool] = (False, False)) -> Tables:
@@ -81,8 +88,29 @@ def _tables(order: CardOrder, second_wins: tuple[bool, bool]) -> Tables:
                 runs.append(tuple(3 << face for face in group))
             group = [f] if f != -1 else []
     cards = sum(1 << i for i in range(48) if run[i] >= 0)
+    by_strength = sorted(range(48), key=lambda m: (-(klass[m] == TRUMP), -power[m], -points[m]))
+    rank = [0] * 48
+    for position, m in enumerate(by_strength):
+        rank[m] = position
+    greasy = [0] * 48
+    for position, m in enumerate(sorted(range(48), key=lambda m: (-points[m], -rank[m]))):
+        greasy[m] = position
+    worth = tuple(
+        (v, sum(1 << i for i in range(48) if points[i] == v)) for v in sorted(set(points)) if v
+    )
     return Tables(
-        klass, power, points, masks, second_wins, tuple(run), tuple(place), tuple(runs), cards
+        klass,
+        power,
+        points,
+        masks,
+        second_wins,
+        tuple(run),
+        tuple(place),
+        tuple(runs),
+        cards,
+        tuple(rank),
+        tuple(greasy),
+        worth,
     )
 
 
@@ -161,30 +189,11 @@ class Solver:
         #: Trick starts: (lower bound, upper bound, best lead) of the value from there.
         self.table: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.nodes = 0
-        # Move ordering: high cards (trumps, then power, then points) first, which cut
-        # off most; one rank per physical card, computed once.
-        by_strength = sorted(
-            range(48),
-            key=lambda m: (-(tables.cls[m] == TRUMP), -tables.power[m], -tables.points[m]),
-        )
-        rank = [0] * 48
-        for position, m in enumerate(by_strength):
-            rank[m] = position
-        self._rank = rank
-        #: Most points first, then the weakest card (feeding a partner's trick).
-        by_points = sorted(range(48), key=lambda m: (-tables.points[m], -rank[m]))
-        greasy = [0] * 48
-        for position, m in enumerate(by_points):
-            greasy[m] = position
-        self._greasy = greasy
+        # Move orderings and the point masks: one per card order (``Tables``).
+        self._rank, self._greasy = tables.rank, tables.greasy
         #: The ordered moves of a legal mask (and whether the own party takes the trick).
         self._lists: dict[int, list[int]] = {}
-        #: Per point value: the mask of the cards worth it (to count what is left).
-        self._worth = tuple(
-            (v, sum(1 << i for i in range(48) if tables.points[i] == v))
-            for v in sorted(set(tables.points))
-            if v
-        )
+        self._worth = tables.worth
         #: The hands during a search, changed in place and restored.
         self._hands = [0, 0, 0, 0]
 

@@ -253,7 +253,9 @@ class StrongStrategy:
     ) -> tuple[list[GameState], list[float], list[float] | None]:
         """The worlds to play out, each one's weight, and the others' ε in the playouts."""
         # With card inference, more worlds are dealt than played out (while a third of
-        # the budget lasts): the ones that explain the others' cards best are kept.
+        # the budget lasts): the ones that explain the others' cards best are kept. The
+        # replays that weigh them count against that third, so that on a slow machine
+        # fewer worlds are dealt, not fewer played out.
         infer = self._infers_cards(view)
         cutoff = None if self.budget_ms is None else _deadline(self.budget_ms / 3)
         states: list[GameState] = []
@@ -272,8 +274,6 @@ class StrongStrategy:
             if i and i * rounds // total != (i - 1) * rounds // total:
                 # A new round: each card goes more often to the seats whose worlds so
                 # far explained their own plays and words best with it.
-                if said is not None:
-                    said.extend(calls(s) for s in states[len(said) :])
                 lean = self._lean(view, states, ratios, seen, said)
             dealt = dealer.deal(rng, lean)
             if dealt is None:
@@ -282,10 +282,8 @@ class StrongStrategy:
             ratios.append(dealt[1])
             if infer:
                 seen.append(replay(view, states[-1], plan))
-        if said is not None:
-            # What the others said is replayed once the worlds are dealt (with one round,
-            # outside the time the dealing may take).
-            said.extend(calls(s) for s in states[len(said) :])
+            if said is not None:
+                said.append(calls(states[-1]))
         # ε fitted once: it weighs the worlds and it plays in the playouts.
         fitted = self._fit(view, seen)
         weights = self._weights(view, states, seen, fitted, calls, said, ratios)
@@ -653,7 +651,7 @@ def playout(
         if solver is None and left <= solver_tricks and state.parties.re is not None:
             solver = _solver_for(state)
         if solver is not None:
-            card = solver(state)
+            card = cards[0] if len(cards) == 1 else solver(state)
         elif noise is not None and noise[seat] and rng.random() < noise[seat]:
             card = rng.choice(cards)
         else:
