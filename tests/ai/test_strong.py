@@ -5,14 +5,17 @@ from __future__ import annotations
 import dataclasses
 import random
 from itertools import product
+from typing import Any
 
 import pytest
 
 from dokobot.ai import make_strategy
+from dokobot.ai import strong as strong_module
 from dokobot.ai.arena import play_deal
+from dokobot.ai.model import CallReplays, Observed
 from dokobot.ai.solver import Solver, Tables, legal_mask, mask_of, winner_index
 from dokobot.ai.strong import StrongStrategy, playout
-from dokobot.ai.worlds import deal_leaning, deal_unseen, voids, world
+from dokobot.ai.worlds import Dealer, deal_leaning, deal_unseen, voids, world
 from dokobot.engine import (
     DDV,
     TRUMP,
@@ -472,3 +475,50 @@ def test_of_two_cards_that_score_alike_the_one_taking_more_card_points_is_played
     best, mean = StrongStrategy()._best(view, [low, high], options, [1.0])
     assert (best, mean) == (high, 1.0)
     assert StrongStrategy(card_weight=0)._best(view, [low, high], options, [1.0]) == (low, 1.0)
+
+
+def test_a_slow_machine_deals_fewer_worlds_rather_than_playing_fewer_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The replays that weigh the worlds count against the third of the budget the
+    dealing may take: here each world's replay of what the others said takes 12 ms of
+    a 450 ms budget, so dealing stops once 150 ms are gone, at 13 worlds of 8 × 3, and
+    every world kept is played out. Without a clock all 24 are dealt."""
+    clock = [0.0]
+
+    class Clock:
+        @staticmethod
+        def perf_counter() -> float:
+            return clock[0]
+
+    monkeypatch.setattr(strong_module, "time", Clock)
+    replayed = CallReplays.__call__
+
+    def slow(self: CallReplays, w: GameState) -> list[Observed]:
+        clock[0] += 0.012
+        return replayed(self, w)
+
+    monkeypatch.setattr(CallReplays, "__call__", slow)
+    dealt: list[int] = []
+    dealing = Dealer.deal
+
+    def counted(self: Dealer, *args: Any, **kwargs: Any) -> Any:
+        dealt.append(1)
+        return dealing(self, *args, **kwargs)
+
+    monkeypatch.setattr(Dealer, "deal", counted)
+    state = position(4, "healthy", 13)
+    seat = state.to_act
+    assert seat is not None and state.tricks
+    view = player_view(state, seat)
+    plays = [a for a in view.legal if isinstance(a, Play)]
+    assert len(plays) > 1
+    finals, weights = StrongStrategy(samples=8, budget_ms=450)._evaluate(
+        view, plays, random.Random(2)
+    )
+    assert len(dealt) == 13
+    assert clock[0] < 0.45
+    assert [len(f) for f in finals.values()] == [len(weights)] * len(plays)
+    dealt.clear()
+    StrongStrategy(samples=8)._evaluate(view, plays, random.Random(2))
+    assert len(dealt) == 24
