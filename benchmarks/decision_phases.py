@@ -103,7 +103,7 @@ def main() -> int:
         for trick, noted in sorted(rows.items())
     }
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps(report))
         return 0
     print(f"{args.deals} deals, strong at seat 0 against three heuristic seats, ", end="")
     print(f"{args.budget_ms:.0f} ms a decision; medians in ms (played: distinct worlds)")

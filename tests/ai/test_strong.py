@@ -102,6 +102,44 @@ def test_the_fast_tables_agree_with_the_engine(contract: str) -> None:
             assert trick_winner(t.cards, t.leader, order, False) == t.winner
 
 
+@pytest.mark.parametrize(
+    "house",
+    [{}, {"dullen": "second_wins"}, {"dullen": "second_wins_only_last", "nines": False}],
+)
+@pytest.mark.parametrize("contract", CONTRACTS)
+def test_a_playout_off_the_engine_plays_the_same_game_as_through_it(
+    contract: str, house: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The playouts play their fast policy on plain lists, not through ``apply``: the
+    same cards, random draws and final state as card by card through the engine."""
+    rules = RuleSet.from_dict({**RULES.to_dict(), **house})
+    games = []
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = GameState.new(
+            GameSetup(rules=rules, dealer=3, hands=deal(rng, nines=rules.nines))
+        )
+        state = apply(state, Bid(0, Reservation(contract)))
+        for seat in (1, 2, 3):
+            state = apply(state, Bid(seat, Reservation.HEALTHY))
+        for _ in range(rng.randrange(0, 4 * rules.tricks - 4)):
+            state = apply(state, Play(state.to_act or 0, rng.choice(legal_cards(state))))
+        # Announcements made before count in the score of the end state.
+        if state.parties.open and rng.random() < 0.5:
+            calls = dataclasses.replace(state.calls, re_level=0)
+            state = dataclasses.replace(state, calls=calls)
+        for noise, solver_tricks in [(None, 3), ([0.3] * 4, 0), ([0.0, 0.0, 1.0, 0.0], 2)]:
+            games.append((state, noise, solver_tricks, seed))
+    fast = [playout(s, random.Random(seed), t, n) for s, n, t, seed in games]
+    monkeypatch.setattr(strong_module, "_only_cards", lambda state: False)
+    for (state, noise, solver_tricks, seed), quick in zip(games, fast, strict=True):
+        slow = playout(state, random.Random(seed), solver_tricks, noise)
+        assert quick == slow, (contract, house, seed, noise)
+        assert score(quick) == score(slow)
+    # Not one of them was too short to be played off the engine at all.
+    assert sum(len(f.actions) - len(g[0].actions) > 4 for f, g in zip(fast, games)) > 30
+
+
 def brute(solver: Solver, hands: list[int], leader: int, trick: list[int], left: int) -> int:
     """Plain minimax, no pruning and no table: the reference for the solver."""
     tables = solver.tables
