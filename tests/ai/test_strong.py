@@ -116,9 +116,7 @@ def test_a_playout_off_the_engine_plays_the_same_game_as_through_it(
     games = []
     for seed in range(12):
         rng = random.Random(seed)
-        state = GameState.new(
-            GameSetup(rules=rules, dealer=3, hands=deal(rng, nines=rules.nines))
-        )
+        state = GameState.new(GameSetup(rules=rules, dealer=3, hands=deal(rng, nines=rules.nines)))
         state = apply(state, Bid(0, Reservation(contract)))
         for seat in (1, 2, 3):
             state = apply(state, Bid(seat, Reservation.HEALTHY))
@@ -136,8 +134,10 @@ def test_a_playout_off_the_engine_plays_the_same_game_as_through_it(
         slow = playout(state, random.Random(seed), solver_tricks, noise)
         assert quick == slow, (contract, house, seed, noise)
         assert score(quick) == score(slow)
-    # Not one of them was too short to be played off the engine at all.
-    assert sum(len(f.actions) - len(g[0].actions) > 4 for f, g in zip(fast, games)) > 30
+    # Most of them were long enough to be played off the engine in part.
+    assert (
+        sum(len(f.actions) - len(g[0].actions) > 4 for f, g in zip(fast, games, strict=True)) > 30
+    )
 
 
 def brute(solver: Solver, hands: list[int], leader: int, trick: list[int], left: int) -> int:
