@@ -70,7 +70,7 @@ class Probe(StrongStrategy):
     def _evaluate(self, view: Any, plays: Any, rng: random.Random) -> Any:
         spent.clear()
         start = time.perf_counter()
-        finals, weights = super()._evaluate(view, plays, rng)
+        finals, results, weights = super()._evaluate(view, plays, rng)
         row = {name: spent.get(name, 0.0) * 1000 for name in PHASES}
         row["total"] = (time.perf_counter() - start) * 1000
         played = len(next(iter(finals.values()))) if finals else 0
@@ -78,7 +78,7 @@ class Probe(StrongStrategy):
         row["cut"] = float(played < self._kept)
         row["options"] = len(plays)
         rows[len(view.tricks) + 1].append(row)
-        return finals, weights
+        return finals, results, weights
 
 
 def main() -> int:

@@ -461,6 +461,14 @@ class _Parser(argparse.ArgumentParser):
 class _Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
     """Shows each option's default and keeps the epilog's line breaks."""
 
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        # An option that says its own default, a flag and an option without one
+        # would otherwise read "(default: 40) (default: None)" or "(default: False)".
+        text = action.help or ""
+        if "(default:" in text or action.default in (None, False, argparse.SUPPRESS):
+            return action.help
+        return super()._get_help_string(action)
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(

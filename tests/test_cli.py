@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -160,7 +161,13 @@ def test_version_and_help_show_what_a_newcomer_needs() -> None:
     assert "seed of the first deal" in help_sim and "(default: 1)" in help_sim
     assert "levels: easy, heuristic," in help_sim and "normal, random, strong" in help_sim
     assert "non-solo ± se" in help_sim
-    assert "(default: strong)" in run("play", "--help").stdout
+    help_play = run("play", "--help").stdout
+    assert "(default: strong)" in help_play
+    # Each default is said once, and only where there is one to say.
+    for text in (help_sim, help_play):
+        assert "(default: None)" not in text and "(default: False)" not in text
+        assert not re.search(r"\(default: [^)]*\) \(default:", " ".join(text.split()))
+    assert "(default: 40)" in help_sim and "only --samples count)" in help_sim
 
 
 def test_render_writes_outside_the_checkout_by_default(tmp_path: Path) -> None:

@@ -46,6 +46,9 @@ class Tables:
     greasy: tuple[int, ...] = ()
     #: Per point value: the mask of the cards worth it (to count what is left).
     worth: tuple[tuple[int, int], ...] = ()
+    #: In an ordinary trick and in the last one: per physical card, the mask of the
+    #: cards that take the trick from it when played after it.
+    beaten: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
     @classmethod
     def of(cls, order: CardOrder, second_wins: tuple[bool, bool] = (False, False)) -> Tables:
@@ -98,6 +101,14 @@ def _tables(order: CardOrder, second_wins: tuple[bool, bool]) -> Tables:
     worth = tuple(
         (v, sum(1 << i for i in range(48) if points[i] == v)) for v in sorted(set(points)) if v
     )
+    bare = Tables(klass, power, points, masks, second_wins)  # enough for winner_index
+    beaten = tuple(
+        tuple(
+            sum(1 << m for m in range(48) if winner_index((top, m), bare, last))
+            for top in range(48)
+        )
+        for last in (False, True)
+    )
     return Tables(
         klass,
         power,
@@ -111,6 +122,7 @@ def _tables(order: CardOrder, second_wins: tuple[bool, bool]) -> Tables:
         tuple(rank),
         tuple(greasy),
         worth,
+        (beaten[0], beaten[1]),
     )
 
 
@@ -193,6 +205,8 @@ class Solver:
         self._rank, self._greasy = tables.rank, tables.greasy
         #: The ordered moves of a legal mask (and whether the own party takes the trick).
         self._lists: dict[int, list[int]] = {}
+        #: Those lists with the equivalent cards dropped (``_distinct``).
+        self._kept: dict[int, list[int]] = {}
         self._worth = tables.worth
         #: The hands during a search, changed in place and restored.
         self._hands = [0, 0, 0, 0]
@@ -281,6 +295,7 @@ class Solver:
         seat = (leader + n) & 3
         hand = hands[seat]
         key: tuple[int, ...] = ()
+        entry: tuple[int, int, int] | None = None
         hint = -1
         if n:
             legal = hand & tables.class_mask[tables.cls[trick[0]]] or hand
@@ -307,31 +322,17 @@ class Solver:
             moves = self._ordered(legal, greasy)
         if dynamic:
             if (legal & tables.run_cards).bit_count() >= 2:
-                moves = self._distinct(moves, hands, seat, trick)
+                moves = self._distinct(moves, legal * 2 + greasy, hands, seat, trick)
             if hint >= 0 and moves[0] != hint and hint in moves:
                 moves = [hint, *(m for m in moves if m != hint)]
         best = -1 if maximise else 241
         best_move = moves[0]
-        cls, power, pts = tables.cls, tables.power, tables.points
+        pts = tables.points
         last = tricks_left == 1
-        second = tables.second_dulle_wins[1 if last else 0]
-        top = trick[win] if n else -1
-        h10 = Card.H10
+        # The cards that take the trick from the one taking it so far.
+        beating = tables.beaten[last][trick[win]] if n else 0
         for move in moves:
-            # Does the card take the trick from the one taking it so far?
-            if n == 0:
-                now = 0
-            else:
-                k = cls[move]
-                if k == TRUMP:
-                    beats = (
-                        cls[top] != TRUMP
-                        or power[move] > power[top]
-                        or (second and move >> 1 == h10 and top >> 1 == h10)
-                    )
-                else:
-                    beats = k == cls[top] and power[move] > power[top]
-                now = n if beats else win
+            now = n if beating >> move & 1 else win
             hands[seat] = hand & ~(1 << move)
             if n < 3:
                 value = self._search(
@@ -368,8 +369,9 @@ class Solver:
                     if alpha >= beta:
                         break
         if not n:
-            # A fail-high is a lower bound, a fail-low an upper bound, else exact.
-            low, high, _ = self.table.get(key, (-1, 241, -1))
+            # A fail-high is a lower bound, a fail-low an upper bound, else exact (the
+            # entry read above is still the position's: it cannot recur below itself).
+            low, high, _ = entry if entry is not None else (-1, 241, -1)
             if best <= a0:
                 high = min(high, best)
             elif best >= b0:
@@ -380,21 +382,32 @@ class Solver:
         return best
 
     def _distinct(
-        self, moves: list[int], hands: Sequence[int], seat: int, trick: Sequence[int]
+        self, moves: list[int], listed: int, hands: Sequence[int], seat: int, trick: Sequence[int]
     ) -> list[int]:
         """One card of each group of equivalent ones: cards of a run (same class, same
         points, next to each other in power) with no other player's card between or
-        equal to them take and lose the same tricks, so only the weakest is searched."""
-        run = self.tables.run
-        in_runs = [m for m in moves if run[m] >= 0]
-        if len(in_runs) < 2:
-            return moves
+        equal to them take and lose the same tricks, so only the weakest is searched.
+        ``listed``: the key of ``moves`` in ``_lists``."""
         busy = 0
         for s, hand in enumerate(hands):
             if s != seat:
                 busy |= hand
         for card in trick:
             busy |= 1 << card
+        # Which cards drop depends only on the moves and on where the other cards of
+        # the runs lie: the same few lists come back all through a search.
+        key = (busy & self.tables.run_cards) << 50 | listed
+        kept = self._kept.get(key)
+        if kept is None:
+            kept = self._kept[key] = self._drop(moves, busy)
+        return kept
+
+    def _drop(self, moves: list[int], busy: int) -> list[int]:
+        """``_distinct`` of ``moves`` when the other players' cards are ``busy``."""
+        run = self.tables.run
+        in_runs = [m for m in moves if run[m] >= 0]
+        if len(in_runs) < 2:
+            return moves
         place, faces = self.tables.run_place, self.tables.run_faces
         in_runs.sort(key=place.__getitem__)
         last: dict[int, int] = {}
@@ -430,7 +443,7 @@ class Solver:
         if moves is None:
             moves = self._ordered(legal, greasy)
         if self.dynamic and (legal & self.tables.run_cards).bit_count() >= 2:
-            return self._distinct(moves, hands, seat, trick)
+            return self._distinct(moves, legal * 2 + greasy, hands, seat, trick)
         return moves
 
     def _ordered(self, legal: int, greasy: bool) -> list[int]:

@@ -197,10 +197,10 @@ class StrongStrategy:
             return min(announces, key=lambda a: a.level)
         if len(plays) == 1 and not announces:
             return plays[0]
-        finals, weights = self._evaluate(view, plays, rng)
+        finals, results, weights = self._evaluate(view, plays, rng)
         if not finals:
             return self._fallback.choose(view, rng)
-        best, mean = self._best(view, plays, finals, weights)
+        best, mean = self._best(view, plays, results, weights)
         call = self._announcement(view, announces, finals[best], weights, mean)
         if call is None and self.soloist_calls and is_soloist(view):
             # As with the bid: the playouts' soloist plays worse than this one, so the
@@ -215,12 +215,11 @@ class StrongStrategy:
         self,
         view: PlayerView,
         plays: Sequence[Play],
-        finals: dict[Play, list[GameState]],
+        results: dict[Play, list[GameResult]],
         weights: Sequence[float],
     ) -> tuple[Play, float]:
         """The card with the best mean score over the worlds, and that mean; close
         scores are told apart by the card points the seat's party takes."""
-        results = {play: [score(f) for f in fs] for play, fs in finals.items()}
         seat = view.seat
         means = {p: _weighted(weights, [r.scores[seat] for r in rs]) for p, rs in results.items()}
         # The score moves in steps of 30 card points (docs/rules.md §8), so on 40
@@ -237,20 +236,31 @@ class StrongStrategy:
 
     def _evaluate(
         self, view: PlayerView, plays: Sequence[Play], rng: random.Random
-    ) -> tuple[dict[Play, list[GameState]], list[float]]:
-        """Each option played out on the same sampled worlds: the final states, and each
-        world's weight."""
+    ) -> tuple[dict[Play, list[GameState]], dict[Play, list[GameResult]], list[float]]:
+        """Each option played out on the same sampled worlds: the final states, their
+        scores, and each world's weight."""
         deadline = _deadline(self.budget_ms)
         out: dict[Play, list[GameState]] = {p: [] for p in plays}
+        results: dict[Play, list[GameResult]] = {p: [] for p in plays}
         states, weights, noise = self._worlds(view, rng)
-        for state in states:
+        start = time.perf_counter()
+        for done, state in enumerate(states):
+            # A world takes about as long as the ones before it: one that would end past
+            # the deadline is not begun, so that the decision, not its last world's
+            # start, keeps to the budget.
+            if deadline is not None and done and _past(deadline, start, done):
+                break
             seed = rng.random()
             for play in plays:
                 after = apply(state, play)
-                out[play].append(playout(after, random.Random(seed), self.solver_tricks, noise))
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        return {p: fs for p, fs in out.items() if fs}, weights
+                final = playout(after, random.Random(seed), self.solver_tricks, noise)
+                out[play].append(final)
+                results[play].append(score(final))
+        return (
+            {p: fs for p, fs in out.items() if fs},
+            {p: rs for p, rs in results.items() if rs},
+            weights,
+        )
 
     def _worlds(
         self, view: PlayerView, rng: random.Random
@@ -481,6 +491,7 @@ class StrongStrategy:
         it simulates better than a normal game (``forced``: no normal game, 0)."""
         # The same deals for every candidate, dealt and played until the budget ends.
         deadline = _deadline(self.budget_ms)
+        start = time.perf_counter()
         candidates: list[Reservation | None] = [*fit, None] if not forced else list(fit)
         plain = dict.fromkeys(candidates, 0.0)
         called = dict.fromkeys(candidates, 0.0)
@@ -493,7 +504,7 @@ class StrongStrategy:
                 plain[candidate] += without
                 called[candidate] += with_call
             played += 1
-            if deadline is not None and played >= 4 and time.perf_counter() > deadline:
+            if deadline is not None and played >= 4 and _past(deadline, start, played):
                 break
         # Each contract is worth the better of announcing Re (Kontra) at once and never
         # announcing: Re adds 2 to the game value (docs/rules.md §8), which the soloist
@@ -587,6 +598,13 @@ class StrongStrategy:
 def _deadline(budget_ms: float | None) -> float | None:
     """When a decision with this budget must be done (``None``: no clock, only samples)."""
     return None if budget_ms is None else time.perf_counter() + budget_ms / 1000
+
+
+def _past(deadline: float, start: float, done: int) -> bool:
+    """Whether one more step, taking as long as the ``done`` steps since ``start`` took
+    on average, would end past ``deadline``."""
+    now = time.perf_counter()
+    return now + (now - start) / done > deadline
 
 
 def _own_points(result: GameResult, seat: int) -> int:

@@ -178,6 +178,38 @@ def test_the_solver_agrees_with_brute_force_on_small_endgames(contract: str) -> 
     assert checked >= 20
 
 
+@pytest.mark.parametrize("contract", [Contract.NORMAL, Contract.HEARTS_SOLO])
+def test_with_both_dullen_out_the_solver_agrees_with_brute_force_under_each_rule(
+    contract: Contract,
+) -> None:
+    """Two tricks left, the two ♥10 in two hands: which takes the trick when both fall
+    is the house rule's (`dullen`, docs/rules.md §3), and the solver follows each."""
+    rng = random.Random(5)
+    order = order_for(DDV, contract)
+    # first_wins, second_wins, second_wins_only_last, second_wins_except_last
+    rules = [(False, False), (True, True), (False, True), (True, False)]
+    values: list[list[int]] = [[] for _ in rules]
+    for _ in range(40):
+        rest = rng.sample([c for c in Card if c is not Card.H10] * 2, 6)
+        holders = rng.sample(range(4), 2)
+        hands: list[list[Card]] = [[], [], [], []]
+        for seat in holders:
+            hands[seat].append(Card.H10)
+        for seat in range(4):
+            while len(hands[seat]) < 2:
+                hands[seat].append(rest.pop())
+        masks = [mask_of(h) for h in hands]
+        ours = rng.choice([(True, False, True, False), (False, True, True, False)])
+        leader = rng.randrange(4)
+        for i, second_wins in enumerate(rules):
+            solver = Solver(Tables.of(order, second_wins), ours, 2)
+            value = solver.value(masks, leader, [], 2)
+            assert value == brute(solver, masks, leader, [], 2), (hands, ours, leader)
+            values[i].append(value)
+    # The rule decides some of these endgames, in the last trick and before it.
+    assert len({tuple(v) for v in values}) == len(rules)
+
+
 @pytest.mark.parametrize(("second_wins", "ours_take"), [((False, False), 0), ((True, True), 24)])
 def test_a_second_dulle_already_in_the_trick_takes_it_when_the_rule_says_so(
     second_wins: tuple[bool, bool], ours_take: int
@@ -509,27 +541,33 @@ def test_of_two_cards_that_score_alike_the_one_taking_more_card_points_is_played
             finals.setdefault(own, final)
     fewer, more = min(finals), max(finals)
     assert more - fewer >= 10
-    options = {low: [finals[fewer]], high: [finals[more]]}
+    options = {low: [score(finals[fewer])], high: [score(finals[more])]}
     best, mean = StrongStrategy()._best(view, [low, high], options, [1.0])
     assert (best, mean) == (high, 1.0)
     assert StrongStrategy(card_weight=0)._best(view, [low, high], options, [1.0]) == (low, 1.0)
 
 
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The strong AI's clock (seconds), moved only by the test."""
+    now = [0.0]
+
+    class Clock:
+        @staticmethod
+        def perf_counter() -> float:
+            return now[0]
+
+    monkeypatch.setattr(strong_module, "time", Clock)
+    return now
+
+
 def test_a_slow_machine_deals_fewer_worlds_rather_than_playing_fewer_out(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, clock: list[float]
 ) -> None:
     """The replays that weigh the worlds count against the third of the budget the
     dealing may take: here each world's replay of what the others said takes 12 ms of
     a 450 ms budget, so dealing stops once 150 ms are gone, at 13 worlds of 8 × 3, and
     every world kept is played out. Without a clock all 24 are dealt."""
-    clock = [0.0]
-
-    class Clock:
-        @staticmethod
-        def perf_counter() -> float:
-            return clock[0]
-
-    monkeypatch.setattr(strong_module, "time", Clock)
     replayed = CallReplays.__call__
 
     def slow(self: CallReplays, w: GameState) -> list[Observed]:
@@ -551,7 +589,7 @@ def test_a_slow_machine_deals_fewer_worlds_rather_than_playing_fewer_out(
     view = player_view(state, seat)
     plays = [a for a in view.legal if isinstance(a, Play)]
     assert len(plays) > 1
-    finals, weights = StrongStrategy(samples=8, budget_ms=450)._evaluate(
+    finals, _, weights = StrongStrategy(samples=8, budget_ms=450)._evaluate(
         view, plays, random.Random(2)
     )
     assert len(dealt) == 13
@@ -560,3 +598,30 @@ def test_a_slow_machine_deals_fewer_worlds_rather_than_playing_fewer_out(
     dealt.clear()
     StrongStrategy(samples=8)._evaluate(view, plays, random.Random(2))
     assert len(dealt) == 24
+
+
+def test_a_decision_does_not_begin_a_world_it_cannot_finish_in_its_budget(
+    monkeypatch: pytest.MonkeyPatch, clock: list[float]
+) -> None:
+    """Each playout takes 10 ms here, so a world of the seat's seven cards takes 70 ms:
+    the decision plays the six worlds that end within its 450 ms and stops there,
+    rather than starting a seventh at 420 ms and ending at 490."""
+    played = strong_module.playout
+
+    def slow(*args: Any, **kwargs: Any) -> GameState:
+        clock[0] += 0.010
+        return played(*args, **kwargs)
+
+    monkeypatch.setattr(strong_module, "playout", slow)
+    state = position(4, "healthy", 13)
+    seat = state.to_act
+    assert seat is not None
+    view = player_view(state, seat)
+    plays = [a for a in view.legal if isinstance(a, Play)]
+    assert len(plays) == 7
+    finals, results, _ = StrongStrategy(samples=40, budget_ms=450)._evaluate(
+        view, plays, random.Random(2)
+    )
+    assert clock[0] == pytest.approx(0.42)
+    assert [len(f) for f in finals.values()] == [6] * 7
+    assert [len(r) for r in results.values()] == [6] * 7
