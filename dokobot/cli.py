@@ -465,7 +465,10 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpF
         # An option that says its own default, a flag and an option without one
         # would otherwise read "(default: 40) (default: None)" or "(default: False)".
         text = action.help or ""
-        if "(default:" in text or action.default in (None, False, argparse.SUPPRESS):
+        # By identity: a default of 0 equals False but is still worth showing.
+        if "(default:" in text or any(
+            action.default is v for v in (None, False, argparse.SUPPRESS)
+        ):
             return action.help
         return super()._get_help_string(action)
 

@@ -102,13 +102,13 @@ def _tables(order: CardOrder, second_wins: tuple[bool, bool]) -> Tables:
         (v, sum(1 << i for i in range(48) if points[i] == v)) for v in sorted(set(points)) if v
     )
     bare = Tables(klass, power, points, masks, second_wins)  # enough for winner_index
-    beaten = tuple(
-        tuple(
+
+    def beaten(last: bool) -> tuple[int, ...]:
+        return tuple(
             sum(1 << m for m in range(48) if winner_index((top, m), bare, last))
             for top in range(48)
         )
-        for last in (False, True)
-    )
+
     return Tables(
         klass,
         power,
@@ -122,7 +122,7 @@ def _tables(order: CardOrder, second_wins: tuple[bool, bool]) -> Tables:
         tuple(rank),
         tuple(greasy),
         worth,
-        (beaten[0], beaten[1]),
+        (beaten(False), beaten(True)),
     )
 
 
