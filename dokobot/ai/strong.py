@@ -92,6 +92,13 @@ class StrongStrategy:
     #: chance for Re against the solo's outcome: announced from a simulated −2 on, the
     #: unannounced solos gain 0.63 a solo against random, 0.13 against the heuristic).
     solo_call_margin: float = -2.0
+    #: The gain a soloist's no 90 … schwarz must promise. Below 0 for the same reason
+    #: as its Re. −1 against ``announce_margin`` (benchmarks/solo_ab.py, seed 7, deals
+    #: 100–279, 40 worlds, against random judged random): of 180 solos 12 went
+    #: otherwise, 10 of them better (sign test p = 0.04), +0.23 ± 0.23 a solo, +0.06 ±
+    #: 0.06 a game; −2.5 +0.08 ± 0.34 a solo (113). Against the heuristic (deals
+    #: 100–179): none of 52 solos went otherwise.
+    solo_raise_margin: float = -1.0
     #: Expected gain over a normal game a voluntary solo must promise. Negative: the
     #: playouts' soloist plays worse than this player, so the simulation underrates a
     #: solo (benchmarks/solo_calibration.py: hands the simulation puts 0 to 2 points
@@ -454,7 +461,9 @@ class StrongStrategy:
             called = [score(_with_call(f, party, level)).scores[seat] for f in finals]
             gain = _weighted(weights, called) - base
             party_call = announce.level is Announcement.PARTY
-            margin = self.solo_call_margin if soloist and party_call else self.announce_margin
+            margin = self.announce_margin
+            if soloist:
+                margin = self.solo_call_margin if party_call else self.solo_raise_margin
             if gain > margin and (best is None or gain > best[0]):
                 best = (gain, announce)
         return best[1] if best else None

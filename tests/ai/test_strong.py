@@ -519,6 +519,42 @@ def test_a_soloist_announces_re_on_an_even_chance_a_partner_in_a_normal_game_doe
     assert call(normal, re_seat) is None
 
 
+def test_a_soloist_says_no_90_on_odds_a_normal_game_margin_would_refuse() -> None:
+    """The playouts underrate the soloist, so its no 90 needs less than other
+    announcements (``solo_raise_margin``): a clubs soloist who has said Re, on worlds it
+    wins under 90 six times and once with the defenders on 90 or more, says no 90
+    although those worlds put its gain just below 0; with the margin of every other
+    announcement it stays at Re."""
+    hands = deal(random.Random("1:164:deal"))
+    state = GameState.new(GameSetup(dealer=3, hands=hands))
+    for seat in range(4):
+        wish = Reservation.CLUBS_SOLO if seat == 0 else Reservation.HEALTHY
+        state = apply(state, Bid(seat, wish))
+    state = apply(state, Announce(0, Announcement.PARTY))
+    assert state.to_act == 0
+    under: list[GameState] = []
+    over: list[GameState] = []
+    for seed in range(400):
+        final = playout(state, random.Random(seed), 0, [1.0] * 4)
+        result = score(final)
+        if result.winner is not Party.RE:
+            continue
+        (under if result.kontra_points < 90 else over).append(final)
+    finals = under[:6] + over[:1]
+    assert len(finals) == 7
+    view = player_view(state, 0)
+    announces = [a for a in view.legal if isinstance(a, Announce)]
+    assert min(a.level for a in announces) is Announcement.NO90  # Re is said
+    base = sum(score(f).scores[0] for f in finals) / 7
+    called = [score(strong_module._with_call(f, Party.RE, 1)).scores[0] for f in finals]
+    gain = sum(called) / 7 - base
+    assert StrongStrategy.solo_raise_margin < gain < 0
+    made = StrongStrategy()._announcement(view, announces, finals, [1.0] * 7, base)
+    assert made == Announce(0, Announcement.NO90)
+    strict = StrongStrategy(solo_raise_margin=StrongStrategy.announce_margin)
+    assert strict._announcement(view, announces, finals, [1.0] * 7, base) is None
+
+
 def test_of_two_cards_that_score_alike_the_one_taking_more_card_points_is_played() -> None:
     """Each card played out on one world, both worlds won at the same score but one with
     more card points for the seat's party: the card points decide (``card_weight``);
