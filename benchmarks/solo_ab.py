@@ -32,7 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dokobot.ai import make_strategy
-from dokobot.ai.arena import play_deal
+from dokobot.ai.arena import play_deal, played_solo
 from dokobot.ai.strong import StrongStrategy
 from dokobot.engine import DDV, GameSetup, GameState, deal, outcome
 
@@ -67,9 +67,7 @@ def one_deal(
             result = outcome(state)
             row[name] = result["scores"][seat]
             row[f"{name}_level"] = _level(state, seat)
-            row["solo"] = result.get("soloist") == seat and str(
-                result.get("contract", "")
-            ).startswith("solo:")
+            row["solo"] = played_solo(result, seat)
             if not row["solo"]:
                 break
         rows.append(row)
@@ -98,10 +96,11 @@ def main() -> int:
     with ProcessPoolExecutor(args.jobs) as pool:
         jobs = [pool.submit(one_deal, i, args.seed, a, b, args.opponents, noise) for i in indices]
         for done, job in enumerate(jobs, start=1):
-            rows.extend(job.result())
+            new = job.result()
+            rows.extend(new)
             if args.log is not None:
                 with args.log.open("a") as log:
-                    log.writelines(json.dumps(r) + "\n" for r in rows[-4:])
+                    log.writelines(json.dumps(r) + "\n" for r in new)
             if sys.stderr.isatty():
                 print(f"\r{done}/{args.deals} deals", end="", file=sys.stderr, flush=True)
     if sys.stderr.isatty():

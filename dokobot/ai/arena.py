@@ -67,6 +67,12 @@ def play_deal(
     return state, times
 
 
+def played_solo(result: dict[str, Any], seat: int) -> bool:
+    """Whether the seat played a solo it chose (not a silent marriage) in the game
+    ``result`` (``outcome``) describes."""
+    return result.get("soloist") == seat and str(result.get("contract", "")).startswith("solo:")
+
+
 def deal_results(
     index: int,
     seed: int,
@@ -111,9 +117,7 @@ def deal_results(
                     solo_game=solo_game,
                     party=party,
                     won=party is not None and party == result.get("winner"),
-                    soloist=solo_game
-                    and result.get("soloist") == s
-                    and str(result.get("contract", "")).startswith("solo:"),
+                    soloist=played_solo(result, s),
                     announced=s in announcers,
                     decision_ms=tuple(times[s]),
                     decision_tricks=tuple(when[s]),
