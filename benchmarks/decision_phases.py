@@ -1,13 +1,16 @@
 """Where a strong decision's time goes, per trick: dealing, replays, playouts.
 
-The strong AI plays seat 0 of ``--deals`` deals against three heuristic seats with
-a wall-clock budget (``--budget-ms``, 450 as in the bot). Each card decision is
+The strong AI plays seat 0 of ``--deals`` deals against three seats of
+``--opponents`` (the heuristic) with a wall-clock budget (``--budget-ms``, 450 as in
+the bot); with ``--judged`` it knows the ε a table judged them to (random 1), and
+``--options`` gives it other options (JSON). Each card decision is
 timed as a whole and by phase: dealing the worlds, building their states, the
 card replays and the call replays (inference), fitting and weighing, and the
 playouts; also how many distinct worlds were played out and how many decisions
 the clock cut before every kept world was played out. Medians per trick.
 
     python benchmarks/decision_phases.py [--deals 12] [--budget-ms 450] [--json]
+    python benchmarks/decision_phases.py --opponents random --judged 1
 """
 
 from __future__ import annotations
@@ -25,10 +28,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dokobot.ai import model
+from dokobot.ai import make_strategy, model
 from dokobot.ai import strong as strong_module
 from dokobot.ai.arena import play_deal
-from dokobot.ai.heuristic import HeuristicStrategy
 from dokobot.ai.strong import StrongStrategy
 from dokobot.engine import GameSetup, deal
 
@@ -85,13 +87,22 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=12)
     parser.add_argument("--budget-ms", type=float, default=450.0)
+    parser.add_argument("--opponents", default="heuristic")
+    parser.add_argument("--judged", type=float, help="the opponents' ε as a table judged it")
+    parser.add_argument("--options", default="{}", help="StrongStrategy options (JSON)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    options = json.loads(args.options)
+    if args.judged is not None:
+        options["table_noise"] = (None, *(args.judged,) * 3)
     for name, (owner, attribute) in PHASES.items():
         setattr(owner, attribute, timed(name, getattr(owner, attribute)))
     for index in range(args.deals):
         hands = deal(random.Random(f"phases:{index}"))
-        players = [Probe(budget_ms=args.budget_ms), *(HeuristicStrategy() for _ in range(3))]
+        players = [
+            Probe(budget_ms=args.budget_ms, **options),
+            *(make_strategy(args.opponents) for _ in range(3)),
+        ]
         play_deal(GameSetup(dealer=index % 4, hands=hands), players, random.Random(index))
     columns = ["total", *PHASES, "played", "options"]
     report = {
@@ -105,7 +116,7 @@ def main() -> int:
     if args.json:
         print(json.dumps(report))
         return 0
-    print(f"{args.deals} deals, strong at seat 0 against three heuristic seats, ", end="")
+    print(f"{args.deals} deals, strong at seat 0 against three {args.opponents} seats, ", end="")
     print(f"{args.budget_ms:.0f} ms a decision; medians in ms (played: distinct worlds)")
     print("trick  decisions  cut " + " ".join(f"{c:>12}" for c in columns))
     for trick, row in report.items():

@@ -69,12 +69,15 @@ class Observed:
 
 
 def replay(
-    view: PlayerView, world: GameState, plan: Sequence[Step] | None = None
+    view: PlayerView,
+    world: GameState,
+    plan: Sequence[Step] | None = None,
+    seats: Collection[int] | None = None,
 ) -> list[Observed]:
     """Every earlier play of the other seats, in order, replayed in ``world`` against the
     heuristic's card play (what that seat saw then: its hand, the tricks); ``plan``:
-    ``steps(view)``, when the caller has it already."""
-    return [o for _, o in replays(view, world, plan=plan)]
+    ``steps(view)``, when the caller has it already; with ``seats`` only theirs."""
+    return [o for _, o in replays(view, world, seats, plan)]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -302,9 +305,16 @@ class CallReplays:
     worlds share is worked out once (the announcements made before each play, whether a
     party's call was open)."""
 
-    def __init__(self, view: PlayerView, plan: Sequence[Step] | None = None) -> None:
+    def __init__(
+        self,
+        view: PlayerView,
+        plan: Sequence[Step] | None = None,
+        seats: Collection[int] | None = None,
+    ) -> None:
         self.view = view
         self.plan = steps(view) if plan is None else plan
+        #: The seats whose words are replayed (``None``: every other seat).
+        self.seats = set(range(4)) - {view.seat} if seats is None else set(seats)
         # Where each announcement stands among the plays: before its maker's next card,
         # as the AI seats make theirs (a maker yet to play again: after every play so far).
         count = [0, 0, 0, 0]
@@ -350,7 +360,7 @@ class CallReplays:
             legal = legal_bids(state)
             if state.to_act != seat or Reservation.HEALTHY not in legal:
                 break
-            if seat != view.seat:
+            if seat != view.seat and seat in self.seats:
                 wanted = _POLICY.reservation(world.setup.hands[seat], legal, view.rules)
                 out.append(Observed(seat, wanted is Reservation.HEALTHY, 2))
             state = apply(state, Bid(seat, Reservation.HEALTHY))
@@ -358,13 +368,12 @@ class CallReplays:
 
     def calls(self, world: GameState) -> list[Observed]:
         """``calls_replayed`` of ``world``."""
-        view = self.view
         re = world.parties.re
         if re is None or world.parties.contract is Contract.MARRIAGE or world.poverty is not None:
             # The parties of a marriage or a poverty formed during play: not replayed.
             return []
         public = tuple(world.parties.party(s) for s in range(4))
-        hands = {s: list(world.setup.hands[s]) for s in range(4) if s != view.seat}
+        hands = {s: list(world.setup.hands[s]) for s in self.seats}
         out: list[Observed] = []
         for i, step in enumerate(self.plan):
             hand = hands.get(step.seat)
@@ -578,10 +587,12 @@ def refine(
     rng: random.Random,
     moves: int,
     deadline: float | None = None,
+    seats: Collection[int] | None = None,
 ) -> tuple[list[GameState], list[list[Observed]]]:
     """Metropolis moves on ``worlds``: two other seats swap a card when the view allows it,
     kept with the chance that the new world explains the others' announcements
-    (``prior``) and plays (under ``noise``) at least as well as the old one.
+    (``prior``) and plays (under ``noise``) at least as well as the old one. ``seen``
+    holds the plays of ``seats`` (``None``: every other seat), as ``replay`` lists them.
 
     The swap is symmetric (each card of each hand equally likely), so the worlds drift
     towards the deals the model finds likely, not only towards those first dealt.
@@ -598,6 +609,12 @@ def refine(
     need, barred = queen_needs(view, played_by(view))
     queen = team_card(view.rules)
     plan = steps(view)
+    replayed = set(range(4)) - {view.seat} if seats is None else set(seats)
+    # A play's place in ``seen``: among the plays of the replayed seats only.
+    place: dict[int, int] = {}
+    for step in plan:
+        if step.index is not None and step.seat in replayed:
+            place[step.index] = len(place)
 
     def log_weight(state: GameState, plays: Sequence[Observed]) -> float:
         return math.log(prior(state) + 1e-300) + sum(log_play(o, noise) for o in plays)
@@ -630,8 +647,8 @@ def refine(
         )
         ok = total >= bar
         if ok:
-            for index, o in replays(view, after, (a, b), plan):
-                plays[index] = o
+            for index, o in replays(view, after, {a, b} & replayed, plan):
+                plays[place[index]] = o
                 total += log_play(o, noise)
                 if total < bar:
                     ok = False

@@ -141,6 +141,12 @@ class StrongStrategy:
     #: already rates every sensible player too well, and a player judged worse than it
     #: is simulated as worse.
     table_noise: tuple[float | None, ...] | None = None
+    #: A seat the table judges to play at least this share of its cards at random is a
+    #: chance player: its cards and words tell nothing of its hand, so nothing of it is
+    #: replayed (half of a decision's time against a random table) and it plays at
+    #: random in the playouts. Fitted, such a seat came to ε ≈ 0.8, and the worlds were
+    #: weighed by how a random player happened to agree with the heuristic.
+    chance_noise: float = 0.9
     #: Fit ε by the worlds' mean chance of all a seat's plays (``fit_noise_marginal``),
     #: not by the plays' mean agreement over the worlds.
     marginal_fit: bool = False
@@ -277,15 +283,18 @@ class StrongStrategy:
         # the budget lasts): the ones that explain the others' cards best are kept. The
         # replays that weigh them count against that third, so that on a slow machine
         # fewer worlds are dealt, not fewer played out.
-        infer = self._infers_cards(view)
+        minded = self._minded(view)
+        infer = self._infers_cards(view) and bool(minded)
         cutoff = None if self.budget_ms is None else _deadline(self.budget_ms / 3)
         states: list[GameState] = []
         seen: list[list[Observed]] = []
         ratios: list[float] = []
         plan = steps(view)
-        calls = CallReplays(view, plan)
+        calls = CallReplays(view, plan, minded)
         dealer = Dealer(view)
-        said: list[list[Observed]] | None = [] if self.inference and self.call_inference else None
+        said: list[list[Observed]] | None = (
+            [] if self.inference and self.call_inference and minded else None
+        )
         total = self.samples * (self.oversample if infer else 1)
         rounds = max(1, self.lean_rounds) if infer else 1
         lean: list[dict[Card, float]] | None = None
@@ -302,12 +311,15 @@ class StrongStrategy:
             states.append(world(view, dealt[0]))
             ratios.append(dealt[1])
             if infer:
-                seen.append(replay(view, states[-1], plan))
+                seen.append(replay(view, states[-1], plan, minded))
             if said is not None:
                 said.append(calls(states[-1]))
         # ε fitted once: it weighs the worlds and it plays in the playouts.
         fitted = self._fit(view, seen)
-        weights = self._weights(view, states, seen, fitted, calls, said, ratios)
+        if minded:
+            weights = self._weights(view, states, seen, fitted, calls, said, ratios)
+        else:
+            weights = [1.0] * len(states)
         noise = fitted if self.playout_noise else None
         if len(states) > self.samples:
             if not self.refine_moves:
@@ -328,6 +340,7 @@ class StrongStrategy:
                 rng,
                 self.refine_moves * len(chains),
                 None if self.budget_ms is None else _deadline(self.budget_ms * self.refine_share),
+                minded,
             )
             weights = [1.0] * len(states)
         return states, weights, noise
@@ -370,6 +383,16 @@ class StrongStrategy:
                 out[seat][card] = min(20.0, max(0.05, rate / mean))
         return out
 
+    def _minded(self, view: PlayerView) -> frozenset[int]:
+        """The other seats whose play and words are worth replaying: not chance players."""
+        known = self.table_noise or (None,) * 4
+        chance = {
+            s
+            for s, judged in enumerate(known)
+            if judged is not None and judged >= self.chance_noise
+        }
+        return frozenset(range(4)) - chance - {view.seat}
+
     def _infers_cards(self, view: PlayerView) -> bool:
         return self.inference and self.card_inference and bool(view.tricks or view.trick)
 
@@ -385,7 +408,10 @@ class StrongStrategy:
             # to fit ε by: the model's prior.
             return priors
         fit = fit_noise_marginal if self.marginal_fit else fit_noise
-        return fit(seen, view.seat, priors, self.model_strength)
+        fitted = fit(seen, view.seat, priors, self.model_strength)
+        # A chance player is one (``chance_noise``): none of its plays were replayed.
+        minded = self._minded(view)
+        return [e if s in minded or s == view.seat else 1.0 for s, e in enumerate(fitted)]
 
     def _priors(self, view: PlayerView) -> list[float]:
         """Per seat, the model's prior ε: ``model_noise``, or what the table judged of the
@@ -395,6 +421,8 @@ class StrongStrategy:
         for s in range(4):
             judged = known[s]
             prior = self.model_noise if judged is None else max(self.model_noise, judged)
+            if judged is not None and judged >= self.chance_noise:
+                prior = 1.0
             out.append(0.0 if s == view.seat else prior)
         return out
 

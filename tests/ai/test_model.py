@@ -244,18 +244,28 @@ def placed(state: GameState, worlds: list[GameState]) -> float:
     return right / held
 
 
-def refined(state: GameState, seed: int, moves: int) -> tuple[list[GameState], list[GameState]]:
-    """Seat 0's 20 uniformly dealt worlds, before and after ``moves`` swaps a world."""
+def refined(
+    state: GameState, seed: int, moves: int, seats: set[int] | None = None
+) -> tuple[list[GameState], list[GameState]]:
+    """Seat 0's 20 uniformly dealt worlds, before and after ``moves`` swaps a world;
+    ``seats``: the seats whose plays are replayed (``None``: all three others)."""
     view = player_view(state, 0)
     rng = random.Random(seed)
     worlds = [world(view, deal_unseen(view, rng) or []) for _ in range(20)]
-    seen = [replay(view, w) for w in worlds]
+    seen = [replay(view, w, seats=seats) for w in worlds]
     noise = fit_noise(seen, 0, 0.5, 4)
     after, observed = refine(
-        view, worlds, seen, noise, lambda w: likelihood(view, w), rng, moves * len(worlds)
+        view,
+        worlds,
+        seen,
+        noise,
+        lambda w: likelihood(view, w),
+        rng,
+        moves * len(worlds),
+        seats=seats,
     )
     # What refine says it saw in each world is what that world replays to.
-    assert observed == [replay(view, w) for w in after]
+    assert observed == [replay(view, w, seats=seats) for w in after]
     return worlds, after
 
 
@@ -296,6 +306,15 @@ def test_refined_worlds_put_more_cards_where_they_really_are() -> None:
     # Uniform worlds place about 42 % right here, refined ones 49 % (seeds fixed).
     assert start < 0.45
     assert end > start + 0.05, (start, end)
+
+
+def test_refining_with_a_chance_player_left_out_keeps_the_others_replays_in_step() -> None:
+    """Seat 3 plays at random (the strong AI replays nothing of it): the swaps still
+    move its cards, and what refine says seats 1 and 2 played in each world is what
+    that world replays to."""
+    for seed in range(4):
+        before, after = refined(midgame(seed, 6), seed, 10, {1, 2})
+        assert sum(a.hands[3] != b.hands[3] for a, b in zip(before, after, strict=True)) >= 5
 
 
 def test_refining_is_deterministic_for_a_seed() -> None:

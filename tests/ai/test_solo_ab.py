@@ -24,12 +24,12 @@ B = {"samples": 8, "solo_raise_margin": -3.0}
 
 def test_only_the_solo_is_played_twice_and_a_normal_game_would_have_been_the_same() -> None:
     """Deal 6 (seed 7) against random, the table judged random, 8 worlds: seat 1 plays
-    a solo; A says up to no 60 and loses it (−15), B, readier to raise, says no 30 and
-    makes it (+27). Seat 0's normal game, played by B as well, scores what A's did."""
+    a solo; A says up to no 60 and makes it (+24), B, readier to raise, says no 30 and
+    makes that too (+30). Seat 0's normal game, played by B as well, scores what A's did."""
     rows = solo_ab.one_deal(6, 7, A, B, "random", 1.0)
     assert [r["solo"] for r in rows] == [False, True, False, False]
     solo = rows[1]
-    assert (solo["a"], solo["a_level"], solo["b"], solo["b_level"]) == (-15, 2, 27, 3)
+    assert (solo["a"], solo["a_level"], solo["b"], solo["b_level"]) == (24, 2, 30, 3)
     assert all("b" not in r for r in rows if not r["solo"])
 
     hands = deal(random.Random("7:6:deal"))
@@ -40,4 +40,4 @@ def test_only_the_solo_is_played_twice_and_a_normal_game_would_have_been_the_sam
     state, _ = play_deal(
         GameSetup(rules=DDV, dealer=6 % 4, hands=hands), players, random.Random("7:6:0")
     )
-    assert outcome(state)["scores"][0] == rows[0]["a"] == -4
+    assert outcome(state)["scores"][0] == rows[0]["a"] == -6

@@ -661,3 +661,52 @@ def test_a_decision_does_not_begin_a_world_it_cannot_finish_in_its_budget(
     assert clock[0] == pytest.approx(0.42)
     assert [len(f) for f in finals.values()] == [6] * 7
     assert [len(r) for r in results.values()] == [6] * 7
+
+
+def test_a_seat_the_table_judges_random_is_not_replayed_and_plays_at_random(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A chance player's cards and words tell nothing of its hand: against three seats
+    judged random the worlds are uniform (none replayed, each weighs 1, no extra worlds
+    dealt to pick from), the three play at random in the playouts, and the card is the
+    one inference off picks. With one seat judged random (1.0) and one judged 0.85,
+    only the random one is left out of the replays."""
+    card_seats: list[set[int]] = []
+    word_seats: list[set[int]] = []
+    replayed = strong_module.replay
+    said = CallReplays.__call__
+
+    def cards(*args: Any, **kwargs: Any) -> list[Observed]:
+        out = replayed(*args, **kwargs)
+        card_seats.append({o.seat for o in out})
+        return out
+
+    def words(self: CallReplays, w: GameState) -> list[Observed]:
+        word_seats.append(set(self.seats))
+        return said(self, w)
+
+    monkeypatch.setattr(strong_module, "replay", cards)
+    monkeypatch.setattr(CallReplays, "__call__", words)
+    state = position(4, "healthy", 13)
+    seat = state.to_act
+    assert seat == 0 and state.tricks
+    view = player_view(state, seat)
+    judged = (1.0, 1.0, 1.0, 1.0)
+    states, weights, noise = StrongStrategy(samples=8, table_noise=judged)._worlds(
+        view, random.Random(2)
+    )
+    assert (card_seats, word_seats) == ([], [])
+    assert (len(states), weights, noise) == (8, [1.0] * 8, [0.0, 1.0, 1.0, 1.0])
+    chosen = StrongStrategy(samples=8, table_noise=judged).choose(view, random.Random(2))
+    uniform = StrongStrategy(samples=8, inference=False, table_noise=judged)
+    assert chosen == uniform.choose(view, random.Random(2))
+
+    mixed = (None, 0.85, None, 1.0)
+    states, weights, noise = StrongStrategy(samples=8, table_noise=mixed)._worlds(
+        view, random.Random(2)
+    )
+    assert len(card_seats) == 24  # three worlds dealt for each one played out
+    assert set().union(*card_seats) == {1, 2}
+    assert word_seats and all(s == {1, 2} for s in word_seats)
+    assert noise is not None and noise[3] == 1.0 and noise[0] == 0.0
+    assert 0.0 < noise[1] < 1.0 and 0.0 < noise[2] < 1.0
