@@ -7,9 +7,13 @@ fewer Metropolis swaps (``refine_moves``), dealt in leaning rounds with ε fitte
 to all of a seat's plays at once (``lean_rounds``, ``marginal_fit``) — and each
 world is scored by the share of the others' cards it puts where they really are,
 weighted as the AI weighs them, and (where the seat cannot yet tell who plays
-with whom) by whether its parties are the true ones.
+with whom) by whether its parties are the true ones. With ``--judged`` the seat
+knows the ε a table judged the others to (random 1: chance players, whose plays
+weigh nothing, or with ``chance_noise`` out of reach fitted like any seat's);
+``--only`` picks the settings whose names hold one of the words given.
 
     python benchmarks/inference.py --games 40
+    python benchmarks/inference.py --players random --judged 1 --only uniform default chance
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ SETTINGS: dict[str, dict[str, Any]] = {
     "inference, 25 swaps a world": {"refine_moves": 25},
     "3 leaning rounds, marginal ε": {"lean_rounds": 3, "marginal_fit": True},
     "the same, least_share 0.1": {"lean_rounds": 3, "marginal_fit": True, "least_share": 0.1},
+    "chance players fitted": {"chance_noise": 9.0},
 }
 TRICKS = (0, 2, 5, 8)
 
@@ -67,10 +72,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--players", default="heuristic")
+    parser.add_argument("--judged", type=float, help="the others' ε as a table judged it")
+    parser.add_argument("--only", nargs="*", help="settings whose names hold one of these")
     args = parser.parse_args()
-    found: dict[str, dict[int, list[float]]] = {k: {t: [] for t in TRICKS} for k in SETTINGS}
+    settings = {
+        name: {
+            **options,
+            **({"table_noise": (args.judged,) * 4} if args.judged is not None else {}),
+        }
+        for name, options in SETTINGS.items()
+        if not args.only or any(word in name for word in args.only)
+    }
+    found: dict[str, dict[int, list[float]]] = {k: {t: [] for t in TRICKS} for k in settings}
     # Normal games whose parties the seat cannot yet tell: how often the worlds have them.
-    teams: dict[str, dict[int, list[float]]] = {k: {t: [] for t in TRICKS} for k in SETTINGS}
+    teams: dict[str, dict[int, list[float]]] = {k: {t: [] for t in TRICKS} for k in settings}
     for game in range(args.games):
         rng = random.Random(game)
         state = GameState.new(GameSetup(rules=DDV, dealer=game % 4, hands=deal(rng)))
@@ -84,7 +99,7 @@ def main() -> None:
             if asks and tricks in TRICKS and tricks not in done:
                 done.add(tricks)
                 view = player_view(state, seat)
-                for name, options in SETTINGS.items():
+                for name, options in settings.items():
                     strong = StrongStrategy(**options)
                     deals = random.Random(game * 7 + tricks)
                     worlds, weights, _ = strong._worlds(view, deals)
@@ -98,7 +113,7 @@ def main() -> None:
     for name, by_trick in found.items():
         figures = ", ".join(f"trick {t}: {statistics.fmean(v):.3f}" for t, v in by_trick.items())
         print(f"  {name:28s} {figures}")
-    counts = ", ".join(f"trick {t}: {len(v)}" for t, v in teams[next(iter(SETTINGS))].items())
+    counts = ", ".join(f"trick {t}: {len(v)}" for t, v in teams[next(iter(settings))].items())
     print(f"parties still hidden from the seat ({counts} positions): worlds with the true parties")
     for name, by_trick in teams.items():
         figures = ", ".join(

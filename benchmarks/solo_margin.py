@@ -1,10 +1,11 @@
 """Where should the strong AI's bid draw the line between a solo and a normal game?
 
 The strong AI plays a voluntary solo when its bid simulation puts the solo at most
-``solo_margin`` score points a deal below a normal game, or when the hand count
-likes one (``StrongStrategy._takes_solo``). For every deal and seat against three
+its margin (``StrongStrategy._solo_margin``: ``solo_margin``, against three chance
+players ``chance_solo_margin``) score points a deal below a normal game, or when the
+hand count likes one (``_takes_solo``). For every deal and seat against three
 opponents (``--opponents``), this runs the strong AI's own bid; wherever the
-simulated gain lies in (``--low``, ``solo_margin``] — the hands where another margin
+simulated gain lies in (``--low``, today's margin] — the hands where another margin
 would bid otherwise — it plays the deal twice from there, as the solo and as the
 normal game, with the same seeds, and keeps both scores. Every other hand is bid
 the same under every margin tried, so it adds nothing to the difference and is not
@@ -37,12 +38,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from dokobot.ai import make_strategy
 from dokobot.ai.arena import play_deal
 from dokobot.ai.strong import StrongStrategy
-from dokobot.engine import DDV, GameSetup, PlayerView, deal, outcome
+from dokobot.engine import DDV, GameSetup, GameState, PlayerView, deal, outcome, player_view
 
 Outcome = dict[str, Any]
 
 #: (simulated gain, hand count, the solo's score, the normal game's score)
 Row = tuple[float, float, int, int]
+
+#: (simulated gain, hand count, today's margin) as the bid noted them
+Noted = tuple[float, float, float]
 
 
 class Probed(Exception):
@@ -54,10 +58,10 @@ class Bidding(StrongStrategy):
     ``probe`` stops the game, ``solo`` and ``normal`` bid that way."""
 
     mode = "probe"
-    noted: tuple[float, float] | None = None
+    noted: Noted | None = None
 
     def _takes_solo(self, view: PlayerView, gain: float, count: float) -> bool:
-        self.noted = (gain, count)
+        self.noted = (gain, count, self._solo_margin(view))
         if self.mode == "probe":
             raise Probed
         return self.mode == "solo"
@@ -71,10 +75,10 @@ def play(
     opponents: str,
     noise: float | None,
     samples: int = StrongStrategy.samples,
-) -> tuple[Outcome | None, tuple[float, float] | None]:
+) -> tuple[Outcome | None, Noted | None]:
     """Deal ``index`` with the bidding AI in ``seat`` (``samples`` worlds a decision):
-    the game's outcome (``None``: stopped at the bid) and what the bid simulated
-    (``None``: it had no voluntary solo to weigh)."""
+    the game's outcome (``None``: stopped at the bid) and what the bid simulated, with
+    the margin it bid by (``None``: it had no voluntary solo to weigh)."""
     hands = deal(random.Random(f"{seed}:{index}:deal"))
     setup = GameSetup(rules=DDV, dealer=index % 4, hands=hands)
     bidder = Bidding(samples=samples)
@@ -101,13 +105,20 @@ def one(
     rows = []
     for seat in range(4):
         _, noted = play(index, seed, seat, "probe", opponents, noise, samples)
-        if noted is None or not low < noted[0] <= StrongStrategy.solo_margin:
+        if noted is None or not low < noted[0] <= noted[2]:
             continue
         solo, _ = play(index, seed, seat, "solo", opponents, noise, samples)
         normal, _ = play(index, seed, seat, "normal", opponents, noise, samples)
         assert solo is not None and normal is not None
         rows.append((noted[0], noted[1], solo["scores"][seat], normal["scores"][seat]))
     return rows
+
+
+def today(noise: float | None) -> float:
+    """The margin a seat bids by at a table that judged the others ``noise``."""
+    state = GameState.new(GameSetup(rules=DDV, dealer=3, hands=deal(random.Random(0))))
+    judged = None if noise is None else (None, noise, noise, noise)
+    return StrongStrategy(table_noise=judged)._solo_margin(player_view(state, 0))
 
 
 def price(rows: list[Row], lower: float, games: int) -> tuple[int, float, float]:
@@ -145,9 +156,9 @@ def main() -> None:
     games = 4 * n
     print(
         f"{n} deals × 4 seats against 3 × {args.opponents} (table judged: {args.noise}), "
-        f"today's margin {StrongStrategy.solo_margin:+.1f}:"
+        f"today's margin {today(args.noise):+.1f}:"
     )
-    margin = StrongStrategy.solo_margin
+    margin = today(args.noise)
     for lower in range(math.ceil(margin) - 1, math.ceil(args.low) - 1, -1):
         hands, gain, se = price(rows, lower, games)
         if hands:

@@ -106,6 +106,13 @@ class StrongStrategy:
     #: With the prior ε at the bid (``_noise``), paired, 400 games each (benchmarks/
     #: ai_ab.py): +0.19 ± 0.18 a game against random, +0.24 ± 0.21 against the heuristic.
     solo_margin: float = -2.0
+    #: ``solo_margin`` against three chance players (``chance_noise``): even the
+    #: playouts' random defenders leave a soloist less than real ones do. Priced on
+    #: the hands it changes (benchmarks/solo_margin.py, 300 deals each, seeds 5, 6, 7):
+    #: −3 gained +0.08 ± 0.04, +0.06 ± 0.06, +0.07 ± 0.05 a game; −4 +0.06 ± 0.08,
+    #: +0.15 ± 0.08, +0.02 ± 0.07; −5 −0.02, +0.12, −0.09. Beyond −3 (seed 8): −4
+    #: +0.02 ± 0.06, −5 −0.04 ± 0.08, −6 −0.19 ± 0.10.
+    chance_solo_margin: float = -3.0
     #: A compulsory solo still owed (tournament list) costs this much in a later game,
     #: where it may have to be played with any hand (Vorführen): a solo now that
     #: simulates up to this much worse than a normal game is still the better moment.
@@ -550,12 +557,18 @@ class StrongStrategy:
         best = max(fit, key=lambda r: totals[r])
         return best, 0.0 if forced else (totals[best] - totals[None]) / played
 
-    def _takes_solo(self, view: PlayerView, gain: float, count: float) -> bool:
-        """A voluntary solo: simulated at most ``solo_margin`` worse than a normal game
-        (``gain``), or liked by the hand count (``count`` above 0)."""
-        margin = self.solo_margin
+    def _solo_margin(self, view: PlayerView) -> float:
+        """How much worse than a normal game a voluntary solo may simulate and still be
+        played: ``solo_margin``, ``chance_solo_margin`` against three chance players."""
+        margin = self.solo_margin if self._minded(view) else self.chance_solo_margin
         if view.rules.compulsory_solos and view.solo_owed[view.seat]:
             margin -= self.owed_solo_cost  # docs/rules.md §5: the best moment is a good hand
+        return margin
+
+    def _takes_solo(self, view: PlayerView, gain: float, count: float) -> bool:
+        """A voluntary solo: simulated at most ``_solo_margin`` worse than a normal game
+        (``gain``), or liked by the hand count (``count`` above 0)."""
+        margin = self._solo_margin(view)
         # The hand count likes a solo: the playouts' soloist plays much worse than this
         # player does, so the simulation underrates solos (benchmarks/
         # solo_calibration.py, 40 such hands against the heuristic: simulated 4.1 points

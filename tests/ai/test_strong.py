@@ -408,7 +408,8 @@ def test_before_any_card_is_seen_the_playouts_give_the_others_the_prior_share_of
 def test_the_simulation_picks_the_solo_and_a_hand_the_count_rejects_stays_healthy() -> None:
     """A hand the count likes is played as a solo, of the type that simulates best; a
     hand it rejects only if the simulation finds the solo at most ``solo_margin`` worse
-    than a normal game."""
+    than a normal game (2), or ``chance_solo_margin`` (3) against three seats the table
+    judges random."""
     liked = player_view(
         GameState.new(GameSetup(dealer=3, hands=deal(random.Random("1:65:deal")))), 0
     )
@@ -436,9 +437,14 @@ def test_the_simulation_picks_the_solo_and_a_hand_the_count_rejects_stays_health
             return plain, self.solo_called
 
     def bid(
-        view: PlayerView, solo: float, clubs: float, called: float = -9.0, calls: bool = True
+        view: PlayerView,
+        solo: float,
+        clubs: float,
+        called: float = -9.0,
+        calls: bool = True,
+        judged: tuple[float | None, ...] | None = None,
     ) -> Reservation:
-        strategy = Simulated(samples=4, bid_calls=calls)
+        strategy = Simulated(samples=4, bid_calls=calls, table_noise=judged)
         strategy.solo, strategy.clubs, strategy.solo_called = solo, clubs, called
         strategy.normal_called = 1.5 if called > -9.0 else 1.0
         action = strategy.choose(view, random.Random(1))
@@ -450,6 +456,12 @@ def test_the_simulation_picks_the_solo_and_a_hand_the_count_rejects_stays_health
     # Within the margin: a solo simulated 1.5 points below a normal game is played, as
     # the playouts' soloist plays worse than this one (solo_margin).
     assert bid(rejected, -0.5, -2.0).is_solo
+    # 2.5 below: healthy, but a solo against three chance players, whom even the
+    # playouts' random defenders overrate; one sensible player among them: healthy.
+    assert bid(rejected, -1.5, -2.0) is Reservation.HEALTHY
+    assert bid(rejected, -1.5, -2.0, judged=(None, 1.0, 1.0, 1.0)).is_solo
+    assert bid(rejected, -1.5, -2.0, judged=(None, 1.0, 0.25, 1.0)) is Reservation.HEALTHY
+    assert bid(rejected, -2.5, -2.0, judged=(None, 1.0, 1.0, 1.0)) is Reservation.HEALTHY
     # A solo worth 6 with its Re at once beats a normal game worth 1.5 with one, though
     # silent it simulates 5 below: each contract counts with its better way to announce.
     assert bid(rejected, -4.0, -4.0, called=6.0).is_solo
