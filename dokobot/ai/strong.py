@@ -425,15 +425,18 @@ class StrongStrategy:
 
     def _priors(self, view: PlayerView) -> list[float]:
         """Per seat, the model's prior ε: ``model_noise``, or what the table judged of the
-        seat where that is worse (the strong seat itself 0)."""
+        seat where that is worse, a chance player's 1 (the strong seat itself 0)."""
         known = self.table_noise or (None,) * 4
+        minded = self._minded(view)
         out = []
         for s in range(4):
             judged = known[s]
             prior = self.model_noise if judged is None else max(self.model_noise, judged)
-            if judged is not None and judged >= self.chance_noise:
+            if s == view.seat:
+                prior = 0.0
+            elif s not in minded:
                 prior = 1.0
-            out.append(0.0 if s == view.seat else prior)
+            out.append(prior)
         return out
 
     def _weights(

@@ -25,9 +25,9 @@ def test_a_hand_just_below_the_margin_is_played_as_the_solo_and_as_todays_normal
     """Deal 1 (seed 3), seat 1 against random, the table judged random, 8 worlds: the
     bid simulates the best solo 3.25 points a deal below a normal game, and the count
     (−3.9) leaves it to the simulation, so today's margin against three chance players
-    (−3, ``chance_solo_margin``) plays it healthy. The
-    benchmark's normal game is exactly the game the strong AI plays there; its other
-    game is the solo, on the same seeds."""
+    (−3, ``chance_solo_margin``) plays it healthy. The benchmark's normal game is
+    exactly the game the strong AI plays there; its other game is the solo, on the
+    same seeds."""
     solo, noted = solo_margin.play(1, 3, 1, "solo", "random", 1.0, samples=8)
     normal, _ = solo_margin.play(1, 3, 1, "normal", "random", 1.0, samples=8)
     assert noted == (-3.25, -3.9, -3.0)
