@@ -18,8 +18,9 @@ assert _spec is not None and _spec.loader is not None
 solo_ab = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(solo_ab)
 
-A = {"samples": 8, "solo_raise_margin": 0.6}
-B = {"samples": 8, "solo_raise_margin": -3.0}
+#: 8 worlds a decision and at the bid (the deal below was found so).
+A = {"samples": 8, "bid_factor": 1, "solo_raise_margin": 0.6}
+B = {"samples": 8, "bid_factor": 1, "solo_raise_margin": -3.0}
 
 
 def test_only_the_solo_is_played_twice_and_a_normal_game_would_have_been_the_same() -> None:

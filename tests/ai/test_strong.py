@@ -340,6 +340,67 @@ def test_the_soloist_pulls_trumps_and_the_policy_only_plays_legal_cards() -> Non
     assert final.contract is Contract.QUEEN_SOLO
 
 
+def queen_solo(hands: list[list[Card]], leader: int, trick: list[Card]) -> GameState:
+    """A queen solo of seat 0 mid-game: these hands left, ``trick`` led by ``leader``."""
+    state = position(1, "solo:queen", 0)
+    to_act = (leader + len(trick)) % 4
+    hands_left = tuple(tuple(h) for h in hands)
+    return dataclasses.replace(
+        state, hands=hands_left, trick=tuple(trick), leader=leader, to_act=to_act
+    )
+
+
+def test_the_bids_soloist_leads_a_card_no_defender_can_take_when_it_reads_the_hands() -> None:
+    """Queen solo, seat 0 to lead ♦Q ♠A ♥9: ♣Q is out, so counting only the cards out
+    the playouts' soloist pulls trumps with ♦Q and loses it; reading the hands it sees
+    every defender must follow ♠ below the ace and cashes ♠A. Holding ♣Q and ♠Q it
+    pulls with ♠Q, which ♥Q cannot take, and keeps ♣Q."""
+    state = queen_solo(
+        [
+            [Card.DQ, Card.SA, Card.H9],
+            [Card.CQ, Card.SK, Card.HK],
+            [Card.S10, Card.HA, Card.D9],
+            [Card.S9, Card.H10, Card.DK],
+        ],
+        0,
+        [],
+    )
+    legal = list(state.hands[0])
+    assert strong_module.greedy(state, 0, legal) is Card.DQ
+    assert strong_module.greedy(state, 0, legal, reader=0) is Card.SA
+    pulls = dataclasses.replace(
+        state,
+        hands=(
+            (Card.CQ, Card.SQ, Card.SA),
+            (Card.HQ, Card.SK, Card.HK),
+            (Card.S10, Card.HA, Card.D9),
+            (Card.S9, Card.H10, Card.DK),
+        ),
+    )
+    legal = list(pulls.hands[0])
+    assert strong_module.greedy(pulls, 0, legal) is Card.CQ
+    assert strong_module.greedy(pulls, 0, legal, reader=0) is Card.SQ
+
+
+def test_the_bids_soloist_takes_a_trick_with_the_lowest_card_no_later_defender_beats() -> None:
+    """Queen solo, seat 3 leads ♠K, seat 0 holds ♠A ♠10: the other ♠A is out, so
+    counting the cards out only the ace is safe; reading the hands, the ace is seat 3's
+    and seats 1 and 2 hold ♠9 and ♠K, so ♠10 takes the trick and the ace stays."""
+    state = queen_solo(
+        [
+            [Card.SA, Card.S10, Card.HK],
+            [Card.S9, Card.HK, Card.DA],
+            [Card.SK, Card.D9, Card.CA],
+            [Card.SA, Card.H9],
+        ],
+        3,
+        [Card.SK],
+    )
+    legal = [Card.SA, Card.S10]
+    assert strong_module.greedy(state, 0, legal) is Card.SA
+    assert strong_module.greedy(state, 0, legal, reader=0) is Card.S10
+
+
 def test_easy_plays_whole_games_without_solos_or_announcements() -> None:
     for seed in range(30):
         rng = random.Random(seed)

@@ -1,0 +1,43 @@
+"""benchmarks/bid_ab.py: two versions' bids, and the hands they bid otherwise played
+both ways, the cards played by version A."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from dokobot.ai.arena import play_deal
+from dokobot.ai.strong import StrongStrategy
+from dokobot.engine import Contract, outcome
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("bid_ab", ROOT / "benchmarks" / "bid_ab.py")
+assert _spec is not None and _spec.loader is not None
+bid_ab = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bid_ab)
+
+A = {"samples": 8, "bid_factor": 1}
+B = {"samples": 8, "bid_factor": 4}
+
+
+def test_a_hand_the_versions_bid_otherwise_is_played_both_ways_as_a_would_play() -> None:
+    """Deal 8 (seed 7), seat 3 against random, the table judged random: A's bid over 8
+    deals puts a clubs solo 1.5 points a game above a normal game, B's over 32 deals
+    3.3 below, beyond the margin against chance players (−3): A plays the solo, B a
+    normal game. The benchmark's solo is exactly A's own game (lost, −12); the normal
+    game scores +4. Under a margin of −4 B would play the solo too."""
+    rows = bid_ab.one(8, 7, "random", A, B)
+    row = next(r for r in rows if r["seat"] == 3)
+    solo, gain_a, count, margin = row["a"]
+    assert (solo, round(gain_a, 2), count, margin) == ("solo:clubs", 1.5, -2.1, -3.0)
+    assert row["b"][0] == "solo:clubs" and round(row["b"][1], 2) == -3.28
+    assert bid_ab.decide(row["a"]) == "solo:clubs"
+    assert bid_ab.decide(row["b"]) is None
+    assert bid_ab.decide(row["b"], -4.0) == "solo:clubs"
+
+    assert bid_ab.played(8, 7, 3, "random", "solo:clubs", A) == -12
+    assert bid_ab.played(8, 7, 3, "random", None, A) == 4
+    me = StrongStrategy(table_noise=bid_ab._judged(3, "random"), **A)
+    state, _ = play_deal(*bid_ab._table(8, 7, 3, me, "random"))
+    assert state.contract is Contract.CLUBS_SOLO
+    assert outcome(state)["scores"][3] == -12
