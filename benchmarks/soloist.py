@@ -24,6 +24,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -32,15 +33,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from solo_calibration import solo_hands
 
 from dokobot.ai.strong import playout
-from dokobot.engine import DDV, Contract, GameSetup, GameState, Parties, Phase, order_for, score
+from dokobot.engine import (
+    DDV,
+    Card,
+    Contract,
+    GameSetup,
+    GameState,
+    Parties,
+    Phase,
+    order_for,
+    score,
+)
 
 
-def solo_state(hands: tuple[tuple[int, ...], ...], contract: Contract) -> GameState:
+def solo_state(hands: Sequence[Sequence[Card]], contract: Contract) -> GameState:
     """The deal at its first card, seat 0 playing ``contract`` alone (seat 3 deals)."""
     setup = GameSetup(rules=DDV, dealer=3, hands=tuple(tuple(sorted(h)) for h in hands))
     re = (True, False, False, False)
     parties = Parties(contract, 0, None, re, False, order_for(DDV, contract), True)
-    leader = 0  # DDV: the soloist leads (docs/rules.md §5), else seat 0 as left of the dealer
+    leader = 0  # left of the dealer, who leads a voluntary solo's first trick (rules.md §5)
     return dataclasses.replace(
         GameState.new(setup), phase=Phase.PLAY, parties=parties, leader=leader, to_act=leader
     )
