@@ -51,7 +51,7 @@ def solo_state(hands: Sequence[Sequence[Card]], contract: Contract) -> GameState
     setup = GameSetup(rules=DDV, dealer=3, hands=tuple(tuple(sorted(h)) for h in hands))
     re = (True, False, False, False)
     parties = Parties(contract, 0, None, re, False, order_for(DDV, contract), True)
-    leader = 0  # left of the dealer, who leads a voluntary solo's first trick (rules.md §5)
+    leader = 0  # left of the dealer: leads a voluntary solo (docs/rules.md §5)
     return dataclasses.replace(
         GameState.new(setup), phase=Phase.PLAY, parties=parties, leader=leader, to_act=leader
     )
