@@ -30,6 +30,7 @@ import random
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ from solo_ab import JUDGED
 
 from dokobot.ai import make_strategy
 from dokobot.ai.arena import play_deal
-from dokobot.ai.strong import StrongStrategy
+from dokobot.ai.strong import StrongStrategy, takes_solo
 from dokobot.engine import (
     DDV,
     GameSetup,
@@ -131,7 +132,7 @@ def played(
 def decide(noted: Noted, margin: float | None = None) -> str | None:
     """The solo a bid plays (``None``: none), by its own margin or ``margin``."""
     best, gain, count, own = noted
-    return best if gain > (own if margin is None else margin) or count > 0 else None
+    return best if takes_solo(gain, count, own if margin is None else margin) else None
 
 
 def one(
@@ -169,30 +170,17 @@ def main() -> None:
             )
             for r in rs
         ]
-        games = sorted(
-            {
-                (r["index"], r["seat"], solo)
-                for r in rows
-                for solo in {decide(r["a"]), *(decide(r["b"], m) for m in margins)}
-                if len({decide(r["a"]), *(decide(r["b"], m) for m in margins)}) > 1
-            },
-            key=str,
+        # Each hand some bid plays otherwise, once with each bid any version makes.
+        games = []
+        for r in rows:
+            bids = {decide(r["a"]), *(decide(r["b"], m) for m in margins)}
+            if len(bids) > 1:
+                games += [(r["index"], r["seat"], solo) for solo in bids]
+        indices, seats, solos = zip(*games, strict=True) if games else ((), (), ())
+        results = pool.map(
+            played, indices, repeat(args.seed), seats, repeat(args.opponents), solos, repeat(a)
         )
-        scores = dict(
-            zip(
-                games,
-                pool.map(
-                    played,
-                    [g[0] for g in games],
-                    [args.seed] * len(games),
-                    [g[1] for g in games],
-                    [args.opponents] * len(games),
-                    [g[2] for g in games],
-                    [a] * len(games),
-                ),
-                strict=True,
-            )
-        )
+        scores = dict(zip(games, results, strict=True))
     total = 4 * n
     print(f"{n} deals × 4 seats against 3 × {args.opponents}, {len(games)} games played:")
     for margin in margins:

@@ -596,13 +596,7 @@ class StrongStrategy:
     def _takes_solo(self, view: PlayerView, gain: float, count: float) -> bool:
         """A voluntary solo: simulated at most ``_solo_margin`` worse than a normal game
         (``gain``), or liked by the hand count (``count`` above 0)."""
-        margin = self._solo_margin(view)
-        # The hand count likes a solo: the playouts' soloist plays much worse than this
-        # player does, so the simulation underrates solos (benchmarks/
-        # solo_calibration.py, 40 such hands against the heuristic: simulated 4.1 points
-        # a game worse than a normal game, played 0.5 ± 1.7 better). The count decides
-        # that, the simulation which solo.
-        return gain > margin or count > 0
+        return takes_solo(gain, count, self._solo_margin(view))
 
     def _deal_rest(self, view: PlayerView, rng: random.Random) -> list[list[Card]]:
         cards = unseen_cards(view)
@@ -677,6 +671,17 @@ class StrongStrategy:
             noise,
             seat if self.soloist_reads else None,
         )
+
+
+def takes_solo(gain: float, count: float, margin: float) -> bool:
+    """A voluntary solo is played if it simulates better than a normal game by more
+    than ``margin`` (``gain``) or the hand count likes it (``count`` above 0)."""
+    # The hand count likes a solo: the playouts' soloist plays much worse than the
+    # strong AI does, so the simulation underrates solos (benchmarks/
+    # solo_calibration.py, 40 such hands against the heuristic: simulated 4.1 points a
+    # game worse than a normal game, played 0.5 ± 1.7 better). The count decides that,
+    # the simulation which solo.
+    return gain > margin or count > 0
 
 
 def _deadline(budget_ms: float | None) -> float | None:
