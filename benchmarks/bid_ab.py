@@ -66,10 +66,15 @@ class Probe(StrongStrategy):
     best: Reservation | None = None
 
     def _solo_gain(
-        self, view: PlayerView, fit: Sequence[Reservation], forced: bool, rng: random.Random
-    ) -> tuple[Reservation, float]:
-        self.best, gain = super()._solo_gain(view, fit, forced, rng)
-        return self.best, gain
+        self,
+        view: PlayerView,
+        fit: Sequence[Reservation],
+        forced: bool,
+        rng: random.Random,
+        marriage: bool = False,
+    ) -> tuple[Reservation | None, float, Reservation | None]:
+        self.best, gain, plain = super()._solo_gain(view, fit, forced, rng, marriage)
+        return self.best, gain, plain
 
     def _takes_solo(self, view: PlayerView, gain: float, count: float) -> bool:
         assert self.best is not None
@@ -85,10 +90,15 @@ class Fixed(StrongStrategy):
     solo: Reservation | None = None
 
     def _solo_gain(
-        self, view: PlayerView, fit: Sequence[Reservation], forced: bool, rng: random.Random
-    ) -> tuple[Reservation, float]:
-        best, gain = super()._solo_gain(view, fit, forced, rng)
-        return self.solo or best, gain
+        self,
+        view: PlayerView,
+        fit: Sequence[Reservation],
+        forced: bool,
+        rng: random.Random,
+        marriage: bool = False,
+    ) -> tuple[Reservation | None, float, Reservation | None]:
+        best, gain, plain = super()._solo_gain(view, fit, forced, rng, marriage)
+        return self.solo or best, gain, plain
 
     def _takes_solo(self, view: PlayerView, gain: float, count: float) -> bool:
         return self.solo is not None

@@ -140,6 +140,49 @@ def test_a_playout_off_the_engine_plays_the_same_game_as_through_it(
     )
 
 
+def both_queens(rng: random.Random) -> GameState:
+    """A new game (seat 3 deals) whose seat 0 is given both ♣Q."""
+    hands = [list(h) for h in deal(rng)]
+    for seat in (1, 2, 3):
+        while Card.CQ in hands[seat]:
+            mine = next(c for c in hands[0] if c != Card.CQ)
+            hands[seat][hands[seat].index(Card.CQ)] = mine
+            hands[0][hands[0].index(mine)] = Card.CQ
+    setup = GameSetup(rules=DDV, dealer=3, hands=tuple(tuple(sorted(h)) for h in hands))
+    return GameState.new(setup)
+
+
+def married(rng: random.Random) -> GameState:
+    """A deal whose seat 0 is given both ♣Q and announces a marriage, the others healthy."""
+    state = apply(both_queens(rng), Bid(0, Reservation.MARRIAGE))
+    for seat in (1, 2, 3):
+        state = apply(state, Bid(seat, Reservation.HEALTHY))
+    return state
+
+
+def test_a_marriage_is_played_out_off_the_engine_once_its_partner_is_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A playout of a marriage goes through the engine until the partner is found (the
+    parties are open) and on plain lists from there: the same game either way."""
+    games = []
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = married(rng)
+        for _ in range(rng.randrange(0, 6)):
+            state = apply(state, Play(state.to_act or 0, rng.choice(legal_cards(state))))
+        games.append((state, seed))
+    fast = [playout(s, random.Random(seed), 2, [0.3] * 4) for s, seed in games]
+    monkeypatch.setattr(strong_module, "_only_cards", lambda state: False)
+    for (state, seed), quick in zip(games, fast, strict=True):
+        assert quick == playout(state, random.Random(seed), 2, [0.3] * 4), seed
+        # Found in the first three tricks, or the marriage player plays alone.
+        assert quick.parties.contract in (Contract.MARRIAGE, Contract.MARRIAGE_ALONE)
+        assert quick.parties.clarified_in in (1, 2, 3)
+    # Most games began before the partner was found.
+    assert sum(not s.parties.open for s, _ in games) > 15
+
+
 def brute(solver: Solver, hands: list[int], leader: int, trick: list[int], left: int) -> int:
     """Plain minimax, no pruning and no table: the reference for the solver."""
     tables = solver.tables
@@ -530,6 +573,78 @@ def test_the_simulation_picks_the_solo_and_a_hand_the_count_rejects_stays_health
     assert bid(rejected, -4.0, -4.0, called=-1.0) is Reservation.HEALTHY
     assert bid(liked, -2.0, -2.0) is Reservation.DIAMONDS_SOLO
     assert bid(liked, -2.0, -1.0) is Reservation.CLUBS_SOLO
+
+
+def test_with_both_queens_of_clubs_a_middling_hand_marries_instead_of_playing_a_solo() -> None:
+    """♣A ♣K ♣Q ♣Q ♣J ♦10 ♦K ♥J ♠A ♠10 ♠K ♠9 against three chance players: measured
+    against the silent marriage (healthy), a spades solo looks good; measured against
+    the marriage it does not. Played (benchmarks/results/marriage_random_seed31.jsonl,
+    deal 0, seat 2): the marriage +6, the silent marriage −3, the full bid's solo −12."""
+    setup = GameSetup(rules=DDV, dealer=0, hands=deal(random.Random("31:0:deal")))
+    state = apply(GameState.new(setup), Bid(1, Reservation.HEALTHY))
+    view = player_view(state, 2)
+    assert sorted(view.hand) == sorted(
+        [Card.CA, Card.CK, Card.CQ, Card.CQ, Card.CJ, Card.D10, Card.DK, Card.HJ]
+        + [Card.SA, Card.S10, Card.SK, Card.S9]
+    )
+    judged = (1.0, 1.0, None, 1.0)
+
+    def bid(marriage_bids: bool) -> Reservation:
+        strategy = StrongStrategy(
+            samples=8, bid_factor=1, table_noise=judged, marriage_bids=marriage_bids
+        )
+        action = strategy.choose(view, random.Random(5))
+        assert isinstance(action, Bid)
+        return action.reservation
+
+    assert bid(False) is Reservation.SPADES_SOLO
+    assert bid(True) is Reservation.MARRIAGE
+
+
+def test_with_both_queens_of_clubs_a_solo_must_beat_the_better_of_both_marriages() -> None:
+    """Holding both ♣Q the bid simulates healthy (a silent marriage), the marriage and the
+    solos: the silent marriage is played if it simulates at most ``solo_margin`` (2)
+    worse than the marriage, and a solo if at most that much worse than the one chosen."""
+    middling = player_view(
+        apply(
+            GameState.new(GameSetup(dealer=0, hands=deal(random.Random("31:0:deal")))),
+            Bid(1, Reservation.HEALTHY),
+        ),
+        2,
+    )
+    weak = player_view(both_queens(random.Random(15)), 0)
+    assert sorted(weak.hand) == sorted(
+        [Card.CA, Card.CK, Card.CQ, Card.CQ, Card.DK, Card.DJ, Card.HK, Card.H9]
+        + [Card.SA, Card.S10, Card.SJ, Card.S9]
+    )
+
+    class Simulated(StrongStrategy):
+        """Playouts replaced by fixed values, by contract (``None``: healthy)."""
+
+        values: dict[Contract | None, float]
+
+        def _simulate(self, view, hands, contract, rng):  # type: ignore[no-untyped-def]
+            value = self.values.get(contract, self.values.get(Contract.SPADES_SOLO, -9.0))
+            return value, -9.0
+
+    def bid(view: PlayerView, silent: float, marriage: float, solo: float, **options: Any) -> str:
+        strategy = Simulated(samples=4, **options)
+        strategy.values = {None: silent, Contract.MARRIAGE: marriage, Contract.SPADES_SOLO: solo}
+        action = strategy.choose(view, random.Random(1))
+        assert isinstance(action, Bid)
+        return action.reservation.value
+
+    # The hand count likes no solo (−3.6 for spades): the simulation decides.
+    assert bid(middling, 1.0, 4.0, 1.0) == "marriage"
+    assert bid(middling, 1.0, 4.0, 1.0, marriage_bids=False) == "solo:spades"  # as before
+    assert bid(middling, 1.0, 4.0, 2.5) == "solo:spades"  # 1.5 below the marriage
+    assert bid(middling, 4.0, 1.0, -5.0) == "healthy"
+    assert bid(middling, -0.5, 1.0, -5.0) == "healthy"  # 1.5 below the marriage
+    assert bid(middling, -1.5, 1.0, -5.0) == "marriage"
+    assert bid(middling, 4.0, 1.0, 2.5) == "solo:spades"
+    # A hand the count rules out for any solo (−5.6) still weighs the two marriages.
+    assert bid(weak, 4.0, 1.0, 9.0) == "healthy"
+    assert bid(weak, 1.0, 4.0, 9.0) == "marriage"
 
 
 def test_a_soloist_whose_hand_count_says_re_announces_it_even_if_the_playouts_doubt() -> None:
