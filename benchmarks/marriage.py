@@ -151,9 +151,10 @@ def one(index: int, seed: int, opponents: str) -> list[dict[str, Any]]:
     return rows
 
 
-def bid(row: dict[str, Any], silent: float | None) -> str:
+def bid(row: dict[str, Any], silent: float | None, count: bool = True) -> str:
     """The bid a rule makes on ``row``: ``silent`` ``None`` is today's rule (the
-    heuristic's healthy or marriage), else silent above that margin over the marriage."""
+    heuristic's healthy or marriage), else silent above that margin over the marriage;
+    ``count`` off: the hand count does not make a solo (only the simulation)."""
     values = row["values"]
     if silent is None:
         plain = row["heuristic"]
@@ -162,7 +163,8 @@ def bid(row: dict[str, Any], silent: float | None) -> str:
         plain = "healthy" if values["healthy"] - values[MARRIAGE.value] > silent else "marriage"
         base = values[plain]
     best = row["best"]
-    if best is not None and takes_solo(values[best] - base, row["count"], row["margin"]):
+    liked = row["count"] if count else min(row["count"], 0.0)
+    if best is not None and takes_solo(values[best] - base, liked, row["margin"]):
         return str(best)
     return str(plain)
 
@@ -193,13 +195,18 @@ def main() -> None:
         print(f"  {name:<10} {statistics.fmean(got):+.2f} a hand ({len(got)})")
     today = [r["scores"][bid(r, None)] for r in rows]
     print(f"  today's rule: {statistics.fmean(today):+.2f} a hand")
-    for margin in args.silent:
-        diffs = [r["scores"][bid(r, margin)] - t for r, t in zip(rows, today, strict=True)]
+    for margin, count in [*((m, True) for m in args.silent), (None, False)]:
+        # The last: the simulation's silent margin, the count only against today's rule.
+        def rule(r: dict[str, Any], m: float | None = margin, c: bool = count) -> str:
+            return bid(r, r["margin"] if m is None else m, c)
+
+        diffs = [r["scores"][rule(r)] - t for r, t in zip(rows, today, strict=True)]
         mean = statistics.fmean(diffs)
         se = statistics.stdev(diffs) / math.sqrt(len(diffs))
-        changed = sum(bid(r, margin) != bid(r, None) for r in rows)
+        changed = sum(rule(r) != bid(r, None) for r in rows)
+        name = f"simulated {margin:+.1f}" if margin is not None else "without the count"
         print(
-            f"  simulated {margin:+.1f}: {changed} bids change, {mean:+.2f} ± {se:.2f} a hand,"
+            f"  {name}: {changed} bids change, {mean:+.2f} ± {se:.2f} a hand,"
             f" {mean * len(rows) / games:+.3f} ± {se * len(rows) / games:.3f} a game"
         )
 

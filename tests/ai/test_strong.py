@@ -619,7 +619,8 @@ def test_with_both_queens_of_clubs_a_solo_must_beat_the_better_of_both_marriages
     )
 
     class Simulated(StrongStrategy):
-        """Playouts replaced by fixed values, by contract (``None``: healthy)."""
+        """Playouts replaced by fixed values, by contract (``None``: healthy; every solo
+        the spades solo's)."""
 
         values: dict[Contract | None, float]
 
@@ -645,6 +646,16 @@ def test_with_both_queens_of_clubs_a_solo_must_beat_the_better_of_both_marriages
     # A hand the count rules out for any solo (−5.6) still weighs the two marriages.
     assert bid(weak, 4.0, 1.0, 9.0) == "healthy"
     assert bid(weak, 1.0, 4.0, 9.0) == "marriage"
+    # A hand the count likes (a diamonds solo, 4.0) is a solo only if the simulation
+    # also likes it: the count weighs it against a normal game, not a marriage.
+    liked = player_view(both_queens(random.Random(1)), 0)
+    assert sorted(liked.hand) == sorted(
+        [Card.CQ, Card.CQ, Card.DQ, Card.D10, Card.DK, Card.DJ, Card.HQ, Card.HJ]
+        + [Card.SQ, Card.SQ, Card.SA, Card.SK]
+    )
+    assert bid(liked, -3.0, 4.0, -1.0) == "marriage"
+    assert bid(liked, -3.0, 4.0, -1.0, count_with_marriage=True) == "solo:diamonds"
+    assert bid(liked, -3.0, 4.0, 3.0) == "solo:diamonds"
 
 
 def test_a_soloist_whose_hand_count_says_re_announces_it_even_if_the_playouts_doubt() -> None:
