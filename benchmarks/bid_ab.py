@@ -104,7 +104,9 @@ class Fixed(StrongStrategy):
         return self.solo is not None
 
 
-def _table(index: int, seed: int, seat: int, me: StrongStrategy, opponents: str) -> Any:
+def table(index: int, seed: int, seat: int, me: StrongStrategy, opponents: str) -> Any:
+    """Deal ``index`` of ``seed``: the setup, ``me`` in ``seat`` among three
+    ``opponents``, and the game's random draws (``play_deal``'s arguments)."""
     setup = GameSetup(
         rules=DDV, dealer=index % 4, hands=deal(random.Random(f"{seed}:{index}:deal"))
     )
@@ -112,7 +114,8 @@ def _table(index: int, seed: int, seat: int, me: StrongStrategy, opponents: str)
     return setup, players, random.Random(f"{seed}:{index}:{seat}")
 
 
-def _judged(seat: int, opponents: str) -> tuple[float | None, ...]:
+def judged(seat: int, opponents: str) -> tuple[float | None, ...]:
+    """The ε the table has judged each other seat to (``table_noise``)."""
     return tuple(None if s == seat else JUDGED[opponents] for s in range(4))
 
 
@@ -121,9 +124,9 @@ def probe(
 ) -> Noted | None:
     """What the bid of a version with ``options`` simulated (``None``: no voluntary
     solo to weigh, the hand count rules one out)."""
-    me = Probe(table_noise=_judged(seat, opponents), **options)
+    me = Probe(table_noise=judged(seat, opponents), **options)
     try:
-        play_deal(*_table(index, seed, seat, me, opponents))
+        play_deal(*table(index, seed, seat, me, opponents))
     except Probed:
         return me.noted
     return None
@@ -133,9 +136,9 @@ def played(
     index: int, seed: int, seat: int, opponents: str, solo: str | None, a: dict[str, Any]
 ) -> int:
     """The seat's score with this bid, the cards played by version A (``a``)."""
-    me = Fixed(table_noise=_judged(seat, opponents), **a)
+    me = Fixed(table_noise=judged(seat, opponents), **a)
     me.solo = None if solo is None else Reservation(solo)
-    state, _ = play_deal(*_table(index, seed, seat, me, opponents))
+    state, _ = play_deal(*table(index, seed, seat, me, opponents))
     return int(outcome(state)["scores"][seat])
 
 

@@ -50,19 +50,18 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bid_ab import judged, table
 from solo_ab import JUDGED
 
-from dokobot.ai import HeuristicStrategy, make_strategy
+from dokobot.ai import HeuristicStrategy
 from dokobot.ai.arena import play_deal
 from dokobot.ai.heuristic import solo_value
 from dokobot.ai.strong import StrongStrategy, takes_solo
 from dokobot.engine import (
-    DDV,
     Action,
     Bid,
     Card,
     Contract,
-    GameSetup,
     PlayerView,
     Reservation,
     deal,
@@ -103,17 +102,8 @@ class Bidder(StrongStrategy):
         return legal[self.fixed]
 
 
-def _table(index: int, seed: int, seat: int, me: StrongStrategy, opponents: str) -> Any:
-    setup = GameSetup(
-        rules=DDV, dealer=index % 4, hands=deal(random.Random(f"{seed}:{index}:deal"))
-    )
-    players = [me if s == seat else make_strategy(opponents) for s in range(4)]
-    return setup, players, random.Random(f"{seed}:{index}:{seat}")
-
-
 def _bidder(seat: int, opponents: str, fixed: Reservation | None) -> Bidder:
-    judged = tuple(None if s == seat else JUDGED[opponents] for s in range(4))
-    me = Bidder(table_noise=judged, marriage_bids=True)
+    me = Bidder(table_noise=judged(seat, opponents), marriage_bids=True)
     me.fixed = fixed
     return me
 
@@ -127,7 +117,7 @@ def one(index: int, seed: int, opponents: str) -> list[dict[str, Any]]:
         if hands[seat].count(Card.CQ) < 2:
             continue
         me = _bidder(seat, opponents, None)
-        setup, players, rng = _table(index, seed, seat, me, opponents)
+        setup, players, rng = table(index, seed, seat, me, opponents)
         with contextlib.suppress(Probed):
             play_deal(setup, players, rng)
         view = me.view
@@ -145,7 +135,7 @@ def one(index: int, seed: int, opponents: str) -> list[dict[str, Any]]:
         scores = {}
         for bid in [HEALTHY.value, MARRIAGE.value, *([best] if best else [])]:
             fixed = _bidder(seat, opponents, Reservation(bid))
-            state, _ = play_deal(*_table(index, seed, seat, fixed, opponents))
+            state, _ = play_deal(*table(index, seed, seat, fixed, opponents))
             scores[bid] = int(outcome(state)["scores"][seat])
         rows.append(
             {

@@ -3,18 +3,13 @@ both ways, the cards played by version A."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 from dokobot.ai.arena import play_deal
 from dokobot.ai.strong import StrongStrategy
 from dokobot.engine import Contract, outcome
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("bid_ab", ROOT / "benchmarks" / "bid_ab.py")
-assert _spec is not None and _spec.loader is not None
-bid_ab = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bid_ab)
+from .benchmarks import load
+
+bid_ab = load("bid_ab")
 
 A = {"samples": 8, "bid_factor": 1}
 B = {"samples": 8, "bid_factor": 4}
@@ -37,7 +32,7 @@ def test_a_hand_the_versions_bid_otherwise_is_played_both_ways_as_a_would_play()
 
     assert bid_ab.played(8, 7, 3, "random", "solo:clubs", A) == -12
     assert bid_ab.played(8, 7, 3, "random", None, A) == 4
-    me = StrongStrategy(table_noise=bid_ab._judged(3, "random"), **A)
-    state, _ = play_deal(*bid_ab._table(8, 7, 3, me, "random"))
+    me = StrongStrategy(table_noise=bid_ab.judged(3, "random"), **A)
+    state, _ = play_deal(*bid_ab.table(8, 7, 3, me, "random"))
     assert state.contract is Contract.CLUBS_SOLO
     assert outcome(state)["scores"][3] == -12

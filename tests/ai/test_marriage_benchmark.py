@@ -3,15 +3,11 @@ marriage, marriage and solo, and the bid rules priced on those games."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("marriage", ROOT / "benchmarks" / "marriage.py")
-assert _spec is not None and _spec.loader is not None
-marriage = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(marriage)
+from .benchmarks import ROOT, load
+
+marriage = load("marriage")
 
 
 def test_a_middling_hand_with_both_queens_went_solo_and_now_marries() -> None:

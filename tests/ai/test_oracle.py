@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
 from dokobot.ai import make_strategy
 from dokobot.engine import DDV, GameSetup, GameState, Phase, apply, deal, player_view
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("oracle", ROOT / "benchmarks" / "oracle.py")
-assert _spec is not None and _spec.loader is not None
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
+from .benchmarks import load
+
+oracle = load("oracle")
 
 
 def test_from_its_trick_on_every_world_of_the_oracle_is_the_true_deal() -> None:

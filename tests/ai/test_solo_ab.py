@@ -3,20 +3,16 @@ other game is the same game for both versions."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
 from dokobot.ai import make_strategy
 from dokobot.ai.arena import play_deal
 from dokobot.ai.strong import StrongStrategy
 from dokobot.engine import DDV, GameSetup, deal, outcome
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("solo_ab", ROOT / "benchmarks" / "solo_ab.py")
-assert _spec is not None and _spec.loader is not None
-solo_ab = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(solo_ab)
+from .benchmarks import load
+
+solo_ab = load("solo_ab")
 
 #: 8 worlds a decision and at the bid (the deal below was found so).
 A = {"samples": 8, "bid_factor": 1, "solo_raise_margin": 0.6}

@@ -3,22 +3,16 @@ ways from the strong AI's own bid, and what each margin gains."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
 from dokobot.ai import make_strategy
 from dokobot.ai.arena import play_deal
 from dokobot.ai.strong import StrongStrategy
 from dokobot.engine import DDV, GameSetup, deal, outcome
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location(
-    "solo_margin", ROOT / "benchmarks" / "solo_margin.py"
-)
-assert _spec is not None and _spec.loader is not None
-solo_margin = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(solo_margin)
+from .benchmarks import load
+
+solo_margin = load("solo_margin")
 
 
 def test_a_hand_just_below_the_margin_is_played_as_the_solo_and_as_todays_normal_game() -> None:
