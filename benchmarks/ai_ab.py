@@ -12,6 +12,10 @@ is used so that looking often does not inflate the error rate).
 
 Prints the mean difference ± standard error, t, the p-value and both means.
 
+``--rules`` plays house rules (a preset's name or JSON); with ``--only poverty`` only
+the deals where a seat may announce a poverty are played, which is every deal where
+two versions that differ only in the poverty can play otherwise (without a clock).
+
 A long run can be spread over several sittings with ``--log``: every finished deal
 is appended to the file, and a later run with the same arguments skips the deals
 already logged and counts them in (a run logged with other versions or opponents is
@@ -36,16 +40,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dokobot.ai import make_strategy
 from dokobot.ai.arena import play_deal
+from dokobot.ai.heuristic import counts_as_trump
 from dokobot.ai.strong import StrongStrategy
-from dokobot.engine import DDV, GameSetup, deal, outcome
+from dokobot.engine import DDV, PRESETS, GameSetup, RuleSet, deal, outcome
 
 
 def one_deal(
-    index: int, seed: int, a: dict[str, Any], b: dict[str, Any], opponents: str
+    index: int,
+    seed: int,
+    a: dict[str, Any],
+    b: dict[str, Any],
+    opponents: str,
+    rules: dict[str, Any] | None = None,
 ) -> list[tuple[int, int]]:
-    """Deal ``index``, four rotations: (A's score, B's score) in the rotating seat."""
+    """Deal ``index``, four rotations: (A's score, B's score) in the rotating seat
+    (``rules``: house rules, docs/rules.md §9; DDV without)."""
     hands = deal(random.Random(f"{seed}:{index}:deal"))
-    setup = GameSetup(rules=DDV, dealer=index % 4, hands=hands)
+    setup = GameSetup(rules=ruleset(rules), dealer=index % 4, hands=hands)
     pairs = []
     for seat in range(4):
         scores = []
@@ -58,6 +69,22 @@ def one_deal(
             scores.append(outcome(state)["scores"][seat])
         pairs.append((scores[0], scores[1]))
     return pairs
+
+
+def ruleset(rules: dict[str, Any] | None) -> RuleSet:
+    """The house rules of a run (``--rules``): DDV without any."""
+    return RuleSet.from_dict(rules) if rules else DDV
+
+
+def poverty_deal(index: int, seed: int, rules: dict[str, Any] | None) -> bool:
+    """Whether in deal ``index`` some seat may announce a poverty (docs/rules.md §4):
+    the only deals where versions that differ in poverty alone can play otherwise."""
+    rule_set = ruleset(rules)
+    hands = deal(random.Random(f"{seed}:{index}:deal"))
+    counted = counts_as_trump(rule_set)
+    return rule_set.poverty and any(
+        sum(c in counted for c in hand) <= rule_set.poverty_cards for hand in hands
+    )
 
 
 def read_log(path: Path, setting: dict[str, Any]) -> dict[int, list[tuple[int, int]]]:
@@ -120,6 +147,15 @@ def main() -> int:
     parser.add_argument("--budget-ms", type=float, help="time per decision (default: samples)")
     parser.add_argument("--samples", type=int, default=StrongStrategy.samples)
     parser.add_argument("--opponents", default="heuristic")
+    parser.add_argument(
+        "--rules", help="house rules: a preset's name or JSON (docs/rules.md §9); default DDV"
+    )
+    parser.add_argument(
+        "--only",
+        choices=["poverty"],
+        help="play only the deals where a seat may announce a poverty (the others are "
+        "the same game for versions that differ only there, when no clock plays)",
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--sequential", action="store_true")
     parser.add_argument("--batch", type=int, default=100)
@@ -132,7 +168,15 @@ def main() -> int:
     common = {"samples": args.samples, "budget_ms": args.budget_ms}
     a = {**common, **json.loads(args.a)}
     b = {**common, **json.loads(args.b)}
-    setting = {"a": a, "b": b, "opponents": args.opponents, "seed": args.seed}
+    rules: dict[str, Any] | None = None
+    if args.rules:
+        text = args.rules.strip()
+        rules = {"preset": text} if text in PRESETS else json.loads(text)
+    setting: dict[str, Any] = {"a": a, "b": b, "opponents": args.opponents, "seed": args.seed}
+    if rules or args.only:
+        # Only then: the logs of earlier runs (DDV, every deal) keep their setting.
+        setting.update(rules=rules, only=args.only)
+    skipped = 0
     logged = read_log(args.log, setting) if args.log else {}
     looks = max(1, math.ceil(args.deals / args.batch)) if args.sequential else 1
     # Pocock's constant bound for `looks` equally spaced looks (two-sided), approximated
@@ -142,16 +186,20 @@ def main() -> int:
     a_scores: list[int] = []
     b_scores: list[int] = []
     verdict = "no significant difference"
+    mean = se = t = 0.0
+    p = 1.0
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         done = args.start
         while done < args.deals:
             batch = range(done, min(args.deals, done + args.batch))
+            chosen = [i for i in batch if not args.only or poverty_deal(i, args.seed, rules)]
+            skipped += len(batch) - len(chosen)
             futures = {
-                i: pool.submit(one_deal, i, args.seed, a, b, args.opponents)
-                for i in batch
+                i: pool.submit(one_deal, i, args.seed, a, b, args.opponents, rules)
+                for i in chosen
                 if i not in logged
             }
-            for i in batch:
+            for i in chosen:
                 if i in futures:
                     pairs = futures[i].result()
                     if args.log:
@@ -163,12 +211,15 @@ def main() -> int:
                     b_scores.append(sb)
                     diffs.append(sa - sb)
             done = batch.stop
+            if not diffs:
+                continue
             mean = statistics.fmean(diffs)
             se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
             t = mean / se if se else 0.0
             p = p_value(t)
             print(
-                f"{done} deals × 4: A − B = {mean:+.3f} ± {se:.3f}, t = {t:+.2f}, p = {p:.4f}",
+                f"{done - args.start - skipped} deals × 4: A − B = {mean:+.3f} ± {se:.3f}, "
+                f"t = {t:+.2f}, p = {p:.4f}",
                 file=sys.stderr,
                 flush=True,
             )
@@ -181,8 +232,13 @@ def main() -> int:
         "b": b,
         "opponents": args.opponents,
         "games": len(diffs),
-        "mean_a": round(statistics.fmean(a_scores), 3),
-        "mean_b": round(statistics.fmean(b_scores), 3),
+        "rules": rules,
+        # Deals left out by --only: for versions that differ only there, A − B over
+        # every deal is ``diff`` times the share of deals played.
+        "deals_skipped": skipped,
+        "changed": sum(1 for d in diffs if d),
+        "mean_a": round(statistics.fmean(a_scores), 3) if a_scores else None,
+        "mean_b": round(statistics.fmean(b_scores), 3) if b_scores else None,
         "diff": round(mean, 3),
         "se": round(se, 3),
         "t": round(t, 2),
@@ -190,8 +246,12 @@ def main() -> int:
         "alpha_per_look": alpha_per_look,
         "verdict": verdict,
     }
+    if not diffs:
+        print(f"no deal played ({skipped} left out by --only)")
+        return 0
+    played = f", {skipped} deals left out" if args.only else ""
     print(
-        f"A {a} vs B {b} against 3 × {args.opponents}, {len(diffs)} games: "
+        f"A {a} vs B {b} against 3 × {args.opponents}, {len(diffs)} games{played}: "
         f"A {report['mean_a']:+.3f}, B {report['mean_b']:+.3f}, A − B {mean:+.3f} ± {se:.3f}, "
         f"t = {t:+.2f}, p = {p:.4f} (two-sided paired t-test, level {alpha_per_look:.4f} "
         f"per look): {verdict}"

@@ -72,8 +72,9 @@ class Probe(StrongStrategy):
         forced: bool,
         rng: random.Random,
         marriage: bool = False,
+        poor: bool = False,
     ) -> tuple[Reservation | None, float, Reservation | None]:
-        self.best, gain, plain = super()._solo_gain(view, fit, forced, rng, marriage)
+        self.best, gain, plain = super()._solo_gain(view, fit, forced, rng, marriage, poor)
         return self.best, gain, plain
 
     def _takes_solo(self, view: PlayerView, gain: float, count: float) -> bool:
@@ -96,8 +97,9 @@ class Fixed(StrongStrategy):
         forced: bool,
         rng: random.Random,
         marriage: bool = False,
+        poor: bool = False,
     ) -> tuple[Reservation | None, float, Reservation | None]:
-        best, gain, plain = super()._solo_gain(view, fit, forced, rng, marriage)
+        best, gain, plain = super()._solo_gain(view, fit, forced, rng, marriage, poor)
         return self.solo or best, gain, plain
 
     def _takes_solo(self, view: PlayerView, gain: float, count: float) -> bool:

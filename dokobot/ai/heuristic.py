@@ -199,24 +199,14 @@ class HeuristicStrategy:
         turn = [a for a in view.legal if not isinstance(a, Announce)]
         passes = [a for a in turn if isinstance(a, PassCards)]
         if passes:
-            # Put down the trumps and, to fill up, the most valuable plain cards for the partner.
-            return max(passes, key=lambda a: sum(CARD_POINTS[c] for c in a.cards))
-        order = view.order
+            return PassCards(seat, poverty_pass(view.hand, view.rules))
         if turn and isinstance(turn[0], PovertyReply):
-            trumps, high, _ = strength(view.hand, order)
-            return PovertyReply(seat, trumps >= 7 and high >= 2)
-        # Give back the lowest plain cards (making voids), then the lowest trumps.
-        cls = order.suit_class
-        power = order.power
-        counts = Counter(cls[c] for c in view.hand)
-        ranked = sorted(
-            view.hand,
-            key=lambda c: (cls[c] == TRUMP, counts[cls[c]], CARD_POINTS[c], power[c]),
-        )
-        wanted = ReturnCards(seat, tuple(ranked[: view.rules.poverty_cards]))
+            return PovertyReply(seat, accepts_poverty(view.hand, view.rules))
+        wanted = ReturnCards(seat, poverty_return(view.hand, view.rules))
         returns = [a for a in turn if isinstance(a, ReturnCards)]
         if wanted in returns or not returns:
             return wanted
+        ranked = _return_ranking(view.hand, view.rules)
         place = {c: i for i, c in enumerate(ranked)}
         return min(returns, key=lambda a: sum(place[c] for c in a.cards))
 
@@ -358,3 +348,40 @@ class HeuristicStrategy:
             cards,
             key=lambda c: (c == Card.DA, CARD_POINTS[c], cls[c] == TRUMP, power[c]),
         )
+
+
+@functools.cache
+def counts_as_trump(rules: RuleSet) -> frozenset[Card]:
+    """The cards a poor player must put down: its trumps, the ♦A only if it counts
+    (``poverty_fox_counts``, docs/rules.md §4)."""
+    cls = order_for(rules, Contract.POVERTY).suit_class
+    fox = rules.poverty_fox_counts
+    return frozenset(c for c in Card if cls[c] == TRUMP and (fox or c != Card.DA))
+
+
+def poverty_pass(hand: Sequence[Card], rules: RuleSet) -> tuple[Card, ...]:
+    """Poverty: the cards the poor player puts down: every trump it must (docs/rules.md
+    §4), then the plain cards of most points, which go to its partner."""
+    counted = counts_as_trump(rules)
+    must = [c for c in hand if c in counted]
+    rest = sorted((c for c in hand if c not in counted), key=lambda c: -CARD_POINTS[c])
+    return tuple(sorted(must + rest[: rules.poverty_cards - len(must)]))
+
+
+def accepts_poverty(hand: Sequence[Card], rules: RuleSet) -> bool:
+    """Poverty: take the poor player's cards with seven trumps, two of them high."""
+    trumps, high, _ = strength(hand, order_for(rules, Contract.POVERTY))
+    return trumps >= 7 and high >= 2
+
+
+def poverty_return(hand: Sequence[Card], rules: RuleSet) -> tuple[Card, ...]:
+    """Poverty: the cards the acceptor gives back: the lowest plain cards, shortest
+    suits first (making voids), then the lowest trumps."""
+    return tuple(_return_ranking(hand, rules)[: rules.poverty_cards])
+
+
+def _return_ranking(hand: Sequence[Card], rules: RuleSet) -> list[Card]:
+    order = order_for(rules, Contract.POVERTY)
+    cls, power = order.suit_class, order.power
+    counts = Counter(cls[c] for c in hand)
+    return sorted(hand, key=lambda c: (cls[c] == TRUMP, counts[cls[c]], CARD_POINTS[c], power[c]))

@@ -342,6 +342,11 @@ class CallReplays:
             if word != Reservation.HEALTHY.value:
                 break
             self.healthy.append(seat)
+        # A poverty's two partners hold other cards than they bid with: a world (the
+        # cards now, the cards played) cannot replay their words (docs/rules.md §4).
+        self.exchanged: set[int] = set()
+        if view.contract is Contract.POVERTY:
+            self.exchanged = {s for s in range(4) if view.parties[s] is Party.RE}
 
     def __call__(self, world: GameState) -> list[Observed]:
         """The bids, then the calls (``bids_replayed`` + ``calls_replayed``)."""
@@ -360,7 +365,7 @@ class CallReplays:
             legal = legal_bids(state)
             if state.to_act != seat or Reservation.HEALTHY not in legal:
                 break
-            if seat != view.seat and seat in self.seats:
+            if seat != view.seat and seat in self.seats and seat not in self.exchanged:
                 wanted = _POLICY.reservation(world.setup.hands[seat], legal, view.rules)
                 out.append(Observed(seat, wanted is Reservation.HEALTHY, 2))
             state = apply(state, Bid(seat, Reservation.HEALTHY))

@@ -36,10 +36,13 @@ from dokobot.engine import (
     GameState,
     Parties,
     Party,
+    PassCards,
     Phase,
     Play,
     PlayerView,
+    PovertyReply,
     Reservation,
+    ReturnCards,
     Trick,
     apply,
     legal_actions,
@@ -52,7 +55,8 @@ from dokobot.engine import (
 from dokobot.engine.actions import PLAYS
 from dokobot.engine.cards import CARD_POINTS
 
-from .heuristic import HeuristicStrategy, is_soloist, solo_value
+from . import poverty
+from .heuristic import HeuristicStrategy, accepts_poverty, is_soloist, solo_value
 from .model import (
     CallReplays,
     Observed,
@@ -210,6 +214,20 @@ class StrongStrategy:
     #: 0.46 a hand (seed 32, 26 of 184 bids change) and +0.43 ± 0.38 (seed 33, 26 of
     #: 180), +0.62 ± 0.29 together; against random −0.04 ± 0.08 (seed 31, 7 of 294).
     count_with_marriage: bool = False
+    #: Poverty (house rule, docs/rules.md §4) by simulation: whether to announce one
+    #: (against healthy and the solos), which cards to put down, whether to take one
+    #: and which cards to give back, each played out on deals consistent with the view
+    #: (``poverty.py``), the exchange's other choices as the heuristic makes them. Off:
+    #: the heuristic's rules (always announce it; put down the plain cards of most
+    #: points; take it with seven trumps, two of them high; give back the lowest plain
+    #: cards, shortest suits first).
+    poverty_bids: bool = True
+    #: How many standard errors (of the paired differences over the same deals) a
+    #: poverty choice must play out better than the heuristic's to be made instead.
+    exchange_sigmas: float = 2.0
+    #: How much better than a poverty healthy must simulate for a seat that may
+    #: announce one to say healthy (``inf``: always announce it, as the heuristic does).
+    poverty_margin: float = 0.0
     #: A soloist also makes the Re the heuristic's hand count would make.
     soloist_calls: bool = True
     #: The bid's playouts' own soloist reads the world's hands (``_pick``): it leads a
@@ -248,6 +266,8 @@ class StrongStrategy:
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         if view.phase is Phase.BIDDING:
             return self._bid(view, rng)
+        if view.phase is Phase.POVERTY and self.poverty_bids:
+            return self._poverty(view, rng)
         if view.phase is not Phase.PLAY:
             return self._fallback.choose(view, rng)
         declare = self._fallback._declare(view)
@@ -549,6 +569,72 @@ class StrongStrategy:
                 best = (gain, announce)
         return best[1] if best else None
 
+    # ------------------------------------------------------------------ poverty
+
+    def _poverty(self, view: PlayerView, rng: random.Random) -> Action:
+        """Which cards to put down as the poor player, take a poverty or not, which
+        cards to give back: the heuristic's choice, unless another plays out better on
+        the same deals by more than ``exchange_sigmas`` standard errors."""
+        turn = [a for a in view.legal if isinstance(a, PassCards | PovertyReply | ReturnCards)]
+        options: list[Action]
+        legal = set(turn)
+        if turn and isinstance(turn[0], PovertyReply):
+            take = accepts_poverty(view.hand, view.rules)
+            options = [PovertyReply(view.seat, take), PovertyReply(view.seat, not take)]
+        elif turn and isinstance(turn[0], PassCards):
+            passes = poverty.pass_options(view.hand, view.rules)
+            options = [a for a in (PassCards(view.seat, c) for c in passes) if a in legal]
+        elif turn:
+            returns = poverty.return_options(view.hand, view.rules)
+            options = [a for a in (ReturnCards(view.seat, c) for c in returns) if a in legal]
+        else:
+            options = []
+        if len(options) < 2:
+            return options[0] if options else self._fallback.choose(view, rng)
+        values = self._exchange_values(view, options, rng)
+        if not values or not values[options[0]]:
+            return self._fallback.choose(view, rng)
+        # The options often play out within a few tenths of a point of each other, less
+        # than the deals' noise: only a clear gain over the heuristic's choice counts.
+        usual = values[options[0]]
+        best, best_gain = options[0], 0.0
+        for option in options[1:]:
+            gains = [v - u for v, u in zip(values[option], usual, strict=True)]
+            mean = statistics.fmean(gains)
+            error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
+            if mean > self.exchange_sigmas * error and mean > best_gain:
+                best, best_gain = option, mean
+        return best
+
+    def _exchange_values(
+        self, view: PlayerView, options: Sequence[Action], rng: random.Random
+    ) -> dict[Action, list[float]] | None:
+        """Each option's score on each of the same deals of the poverty under way,
+        played to the end (a poverty nobody takes is dealt again and counts 0);
+        ``None``: no deal consistent with the view."""
+        deadline = _deadline(self.budget_ms)
+        start = time.perf_counter()
+        chance = [s not in self._minded(view) and s != view.seat for s in range(4)]
+        noise = self._noise(view, ())
+        values: dict[Action, list[float]] = {o: [] for o in options}
+        played = 0
+        for _ in range(self.bid_factor * self.samples):
+            state = poverty.world(view, rng)
+            if state is None:
+                break
+            seed = rng.random()
+            for option in options:
+                after = poverty.exchange(apply(state, option), random.Random(seed), chance)
+                value = 0.0
+                if not poverty.redealt(after):
+                    final = playout(after, random.Random(seed), self.solver_tricks, noise)
+                    value = float(score(final).scores[view.seat])
+                values[option].append(value)
+            played += 1
+            if deadline is not None and played >= 4 and _past(deadline, start, played):
+                break
+        return values if played else None
+
     # ------------------------------------------------------------------ reservations
 
     def _bid(self, view: PlayerView, rng: random.Random) -> Action:
@@ -571,11 +657,13 @@ class StrongStrategy:
         # Both queens of clubs: healthy is a silent marriage, the other choice a
         # marriage (docs/rules.md §4); the simulation weighs the two as well.
         marriage = self.marriage_bids and not forced and Reservation.MARRIAGE in legal
+        # Poverty (a house rule): announced or not as simulated, too.
+        poor = self.poverty_bids and not forced and Reservation.POVERTY in legal
         if not forced and count < -4.0:
-            if not marriage:
+            if not (marriage or poor):
                 return fallback
             fit = []
-        best, gain, plain = self._solo_gain(view, fit, forced, rng, marriage)
+        best, gain, plain = self._solo_gain(view, fit, forced, rng, marriage, poor)
         if plain is not None:
             fallback = legal[plain]
             if not self.count_with_marriage:
@@ -593,16 +681,20 @@ class StrongStrategy:
         forced: bool,
         rng: random.Random,
         marriage: bool = False,
+        poor: bool = False,
     ) -> tuple[Reservation | None, float, Reservation | None]:
         """The solo of ``fit`` that simulates best (``None``: no solo to weigh), by how
         many score points a deal it simulates better than the game without a solo
         (``forced``: no such game, 0), and which that game is: with ``marriage``,
-        healthy (a silent marriage) or a marriage, else ``None`` (the heuristic's)."""
+        healthy (a silent marriage) or a marriage; with ``poor``, healthy or poverty,
+        whichever simulates better; else ``None`` (the heuristic's)."""
         candidates: list[Reservation | None] = list(fit)
         if not forced:
             candidates.append(None)
         if marriage:
             candidates.append(Reservation.MARRIAGE)
+        if poor:
+            candidates.append(Reservation.POVERTY)
         totals = self._bid_values(view, candidates, rng)
         choice: Reservation | None = None
         base = totals.get(None, 0.0)
@@ -613,6 +705,11 @@ class StrongStrategy:
             silent = totals[None] - totals[Reservation.MARRIAGE] > margin
             choice = Reservation.HEALTHY if silent else Reservation.MARRIAGE
             base = totals[None if silent else Reservation.MARRIAGE]
+        if poor:
+            if totals[Reservation.POVERTY] + self.poverty_margin > base:
+                choice, base = Reservation.POVERTY, totals[Reservation.POVERTY]
+            elif choice is None:
+                choice = Reservation.HEALTHY
         if not fit:
             return None, 0.0, choice
         best = max(fit, key=lambda r: totals[r])
@@ -683,10 +780,16 @@ class StrongStrategy:
         without an announcement, and with its party's Re or Kontra."""
         seat = view.seat
         final = self._play_deal(view, hands, contract, rng)
+        if poverty.redealt(final):
+            return 0.0, 0.0  # nobody took the poverty: the cards are dealt again
+        plain = float(score(final).scores[seat])
         party = final.party(seat)
-        assert party is not None  # the simulated deal's parties are known
+        if party is None:
+            # A Ramsch after a poverty nobody took (docs/rules.md §9.3): no parties, and
+            # no announcements either.
+            return plain, plain
         with_call = score(_with_call(final, party, Announcement.PARTY)).scores[seat]
-        return float(score(final).scores[seat]), float(with_call)
+        return plain, float(with_call)
 
     def _play_deal(
         self,
@@ -703,6 +806,15 @@ class StrongStrategy:
             rules=rules, dealer=view.dealer, hands=tuple(tuple(sorted(h)) for h in hands)
         )
         left = (view.dealer + 1) % 4
+        noise = self._noise(view, ())
+        if contract is Contract.POVERTY:
+            # The exchange as the heuristic makes it, a chance player answering at random.
+            chance = [s not in self._minded(view) and s != seat for s in range(4)]
+            state = poverty.bid_poverty(setup, seat)
+            state = poverty.exchange(state, random.Random(rng.random()), chance)
+            if poverty.redealt(state):
+                return state
+            return playout(state, random.Random(rng.random()), self.solver_tricks, noise)
         if contract is Contract.MARRIAGE:
             # The partner: the first other seat to win a trick that counts (docs/rules.md §4).
             order = order_for(rules, Contract.NORMAL)
@@ -730,7 +842,6 @@ class StrongStrategy:
             leader=leader,
             to_act=leader,
         )
-        noise = self._noise(view, ())
         return playout(
             state,
             random.Random(rng.random()),
