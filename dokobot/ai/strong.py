@@ -463,6 +463,12 @@ class StrongStrategy:
         }
         return frozenset(range(4)) - chance - {view.seat}
 
+    def _chance_seats(self, view: PlayerView) -> list[bool]:
+        """Per seat, whether it is a chance player (``_minded``'s complement, the seat
+        itself excluded): it answers and gives back a poverty at random."""
+        minded = self._minded(view)
+        return [s not in minded and s != view.seat for s in range(4)]
+
     def _infers_cards(self, view: PlayerView) -> bool:
         return self.inference and self.card_inference and bool(view.tricks or view.trick)
 
@@ -614,7 +620,7 @@ class StrongStrategy:
         ``None``: no deal consistent with the view."""
         deadline = _deadline(self.budget_ms)
         start = time.perf_counter()
-        chance = [s not in self._minded(view) and s != view.seat for s in range(4)]
+        chance = self._chance_seats(view)
         noise = self._noise(view, ())
         values: dict[Action, list[float]] = {o: [] for o in options}
         played = 0
@@ -809,7 +815,7 @@ class StrongStrategy:
         noise = self._noise(view, ())
         if contract is Contract.POVERTY:
             # The exchange as the heuristic makes it, a chance player answering at random.
-            chance = [s not in self._minded(view) and s != seat for s in range(4)]
+            chance = self._chance_seats(view)
             state = poverty.bid_poverty(setup, seat)
             state = poverty.exchange(state, random.Random(rng.random()), chance)
             if poverty.redealt(state):
