@@ -27,7 +27,6 @@ from dokobot.engine import (
     Action,
     Announcement,
     Bid,
-    Calls,
     Card,
     Contract,
     GameState,
@@ -45,7 +44,7 @@ from dokobot.engine import (
 )
 
 from .heuristic import HeuristicStrategy
-from .worlds import played_by, queen_needs, voids
+from .worlds import calls_of, played_by, queen_needs, voids
 from .worlds import world as _world
 
 #: The model of a sensible player's card play.
@@ -416,12 +415,7 @@ class CallReplays:
         known = self._open.get(key)
         if known is None:
             before = self.before[i]
-            calls = Calls(
-                max((m.level for m in before if m.party is Party.RE), default=-1),
-                max((m.level for m in before if m.party is Party.KONTRA), default=-1),
-                before,
-                declared=world.calls.declared,
-            )
+            calls = calls_of(before, world.calls.declared, parties.shift)
             assert step.then is not None
             then = dataclasses.replace(
                 world,

@@ -12,6 +12,7 @@ which are all the poor player holds (docs/rules.md §4, §6).
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import math
 import random
 from collections import Counter
@@ -22,12 +23,15 @@ from dokobot.engine import (
     Calls,
     Card,
     Contract,
+    Declared,
     GameSetup,
     GameState,
+    Made,
     Parties,
     Party,
     Phase,
     PlayerView,
+    parties_after,
     team_card,
 )
 from dokobot.engine.cards import make_deck
@@ -342,11 +346,10 @@ def world(view: PlayerView, hands: Sequence[Sequence[Card]]) -> GameState:
     """The full game state of a world in which the seats hold ``hands`` now."""
     played = played_by(view)
     original = tuple(tuple(sorted([*hands[s], *played[s]])) for s in range(4))
-    setup = GameSetup(rules=view.rules, dealer=view.dealer, hands=original)
+    setup = GameSetup(
+        rules=view.rules, dealer=view.dealer, hands=original, solo_owed=view.solo_owed
+    )
     parties = _parties(view, hands, played)
-    re_level = max((m.level for m in view.announcements if m.party is Party.RE), default=-1)
-    ko_level = max((m.level for m in view.announcements if m.party is Party.KONTRA), default=-1)
-    calls = Calls(re_level, ko_level, view.announcements, declared=view.declared)
     return GameState(
         setup,
         Phase.PLAY,
@@ -357,10 +360,24 @@ def world(view: PlayerView, hands: Sequence[Sequence[Card]]) -> GameState:
         tuple(c for _, c in view.trick),
         view.leader,
         view.tricks,
-        calls,
+        calls_of(view.announcements, view.declared, parties.shift),
         view.to_act,
         (),
     )
+
+
+def calls_of(made: Sequence[Made], declared: tuple[Declared, ...], shift: int) -> Calls:
+    """The announcements as the engine keeps them, from a public log ``made`` (``shift``:
+    a marriage's deadline shift)."""
+    levels, barred = [-1, -1], [False, False]
+    for index, party in enumerate((Party.RE, Party.KONTRA)):
+        own = [m for m in made if m.party is party]
+        if own:
+            levels[index] = max(m.level for m in own)
+            # A party's first word made as a late reply bars it from going further
+            # (docs/rules.md §6); the engine sets the bar as the word is made.
+            barred[index] = own[0].played > 1 + shift
+    return Calls(levels[0], levels[1], tuple(made), barred[0], barred[1], declared=declared)
 
 
 def _parties(
@@ -370,8 +387,20 @@ def _parties(
     assert contract is not None
     order = view.order
     if all(p is not None for p in view.parties):
+        if contract in _SETTLED_IN_PLAY:
+            # Settled by a trick: which one shifts the announcement deadlines (§4, §6).
+            kind = Contract.MARRIAGE if contract is Contract.MARRIAGE_ALONE else contract
+            declarer = None if kind is Contract.SCHWARZE_SAU else view.declarer
+            start = Parties(kind, declarer, order=order)
+            return dataclasses.replace(parties_after(start, view.rules, view.tricks), order=order)
         re = tuple(p is Party.RE for p in view.parties)
-        return Parties(contract, view.declarer, None, re, False, order, True)
+        if contract is Contract.NORMAL and sum(re) == 1:
+            # A silent marriage its queens of clubs have shown (§4): a solo in disguise.
+            return Parties(Contract.SILENT_MARRIAGE, re.index(True), None, re, False, order, True)
+        partner = None
+        if contract is Contract.POVERTY:
+            partner = next(s for s in range(4) if re[s] and s != view.declarer)
+        return Parties(contract, view.declarer, partner, re, False, order, True)
     if contract is Contract.NORMAL:
         queen = team_card(view.rules)
         holders = {s for s in range(4) if queen in hands[s] or queen in played[s]}
@@ -383,3 +412,7 @@ def _parties(
         return Parties(contract, None, None, re, False, order, True)
     # Parties still open (an unclarified marriage, a Schwarze Sau, a Ramsch).
     return Parties(contract, view.declarer, order=order)
+
+
+#: Contracts whose parties a trick settles (a marriage's partner, a Schwarze Sau's soloist).
+_SETTLED_IN_PLAY = (Contract.MARRIAGE, Contract.MARRIAGE_ALONE, Contract.SCHWARZE_SAU)

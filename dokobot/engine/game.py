@@ -345,11 +345,7 @@ def _apply_play(state: GameState, action: Play) -> GameState:
         CARD_POINTS[trick[0]] + CARD_POINTS[trick[1]] + CARD_POINTS[trick[2]] + CARD_POINTS[card]
     )
     tricks = state.tricks + (Trick(leader, trick, winner, points),)
-    parties = state.parties
-    if parties.contract is Contract.MARRIAGE and not parties.open:
-        parties = _clarify_marriage(parties, rules.marriage_clarification, tricks[-1], number)
-    elif parties.contract is Contract.SCHWARZE_SAU and parties.re is None:
-        parties = _find_schwarze_sau(parties, tricks)
+    parties = _settle_parties(state.parties, rules, tricks)
     return GameState(
         state.setup,
         Phase.FINISHED if is_last else Phase.PLAY,
@@ -364,6 +360,24 @@ def _apply_play(state: GameState, action: Play) -> GameState:
         None if is_last else winner,
         actions,
     )
+
+
+def _settle_parties(parties: Parties, rules: RuleSet, tricks: tuple[Trick, ...]) -> Parties:
+    """The parties once the last of ``tricks`` is complete: a marriage may find its
+    partner (§4), a Schwarze Sau its soloist (§9.3)."""
+    if parties.contract is Contract.MARRIAGE and not parties.open:
+        return _clarify_marriage(parties, rules.marriage_clarification, tricks[-1], len(tricks))
+    if parties.contract is Contract.SCHWARZE_SAU and parties.re is None:
+        return _find_schwarze_sau(parties, tricks)
+    return parties
+
+
+def parties_after(parties: Parties, rules: RuleSet, tricks: tuple[Trick, ...]) -> Parties:
+    """The parties after ``tricks``, from those the reservation round left: for a state
+    rebuilt from what a seat saw, with the trick that settled them and its deadline shift."""
+    for number in range(1, len(tricks) + 1):
+        parties = _settle_parties(parties, rules, tricks[:number])
+    return parties
 
 
 def _find_schwarze_sau(parties: Parties, tricks: tuple[Trick, ...]) -> Parties:
@@ -561,7 +575,7 @@ def _apply_announce(state: GameState, action: Announce) -> GameState:
     calls = state.calls
     played = state.cards_played(seat)
     late_reply = calls.level(party) < 0 and played > 1 + state.parties.shift
-    made = Made(seat, party, level, played)
+    made = Made(seat, party, level, played, tricks=len(state.tricks))
     if party is Party.RE:
         new_calls = dataclasses.replace(
             calls, re_level=level, log=calls.log + (made,), re_barred=late_reply or calls.re_barred
@@ -609,13 +623,7 @@ def owed_announcement(state: GameState) -> tuple[int, Announcement] | None:
 
 def _party_announced_since_trick_1(state: GameState, party: Party) -> bool:
     """Whether ``party`` has announced since the first trick was complete (the duty is met)."""
-    plays = 0
-    for action in state.actions:
-        if type(action) is Play:
-            plays += 1
-        elif plays >= 4 and type(action) is Announce and state.party(action.seat) is party:
-            return True
-    return False
+    return any(m.party is party and m.tricks >= 1 and not m.implied for m in state.calls.log)
 
 
 def must_play(state: GameState, seat: int) -> Card | None:

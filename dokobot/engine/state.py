@@ -168,6 +168,9 @@ class Made:
     played: int
     #: Made by the rules, not by an action: a solo overbid's no 90 (docs/rules.md §9.3).
     implied: bool = False
+    #: Tricks complete when it was made: whether it met a Zwingen duty (§9.4) is public,
+    #: so a state rebuilt from what a seat saw (without the actions) still tells.
+    tricks: int = 0
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -7,10 +7,12 @@ from collections import Counter
 
 import pytest
 
-from dokobot.ai.strong import playout
+from dokobot.ai.strong import StrongStrategy, playout
 from dokobot.ai.worlds import deal_leaning, deal_unseen, played_by, voids, world
 from dokobot.engine import (
     TRUMP,
+    Announce,
+    Announcement,
     Bid,
     Card,
     Contract,
@@ -166,3 +168,98 @@ def test_in_every_world_of_a_poverty_the_poor_player_holds_the_trumps_that_came_
         for hands in worlds_of(state, 0):
             assert not kept - Counter(hands[acceptor]), (name, seed)
         assert len(pov.passed) == n
+
+
+#: House rules under which a world must settle what the actions alone used to tell:
+#: Zwingen (§9.4), a marriage clarified in trick 2 or 3 (its deadline shift, §4, §6),
+#: a late reply that bars its party (§6), a Schwarze Sau (§9.3), declarations (§9.1).
+HOUSE_RULES = [
+    RuleSet.from_dict({"compulsory_announcement": "first_trick_30_renew"}),
+    RuleSet.from_dict({"compulsory_announcement": "first_trick_30", "announce_on_turn_only": True}),
+    RuleSet.from_dict(
+        {"marriage_clarification": "first_trump_trick", "announcement_doubles": True}
+    ),
+    RuleSet.from_dict({"marriage_clarification": "first_plain_trick", "schweinchen": "at_once"}),
+    RuleSet.from_dict({"poverty": True, "poverty_refused": "schwarze_sau", "genscher": True}),
+    RuleSet.from_dict({"preset": "pub", "solo_overbid": True}),
+]
+
+
+def _random_game(seed: int) -> list[tuple[GameState, object]]:
+    """A game under one of ``HOUSE_RULES`` played by chance, announcing often and
+    announcing a marriage or a poverty where it may: each state and the action taken."""
+    rng = random.Random(seed)
+    rules = HOUSE_RULES[seed % len(HOUSE_RULES)]
+    state = GameState.new(
+        GameSetup(rules=rules, dealer=seed % 4, hands=deal(rng, nines=rules.nines))
+    )
+    steps: list[tuple[GameState, object]] = []
+    while not state.is_finished:
+        actions = legal_actions(state)
+        bids = {a.reservation: a for a in actions if isinstance(a, Bid)}
+        calls = [a for a in actions if not isinstance(a, Play | Bid | PovertyReply)]
+        rare = [bids[r] for r in (Reservation.MARRIAGE, Reservation.POVERTY) if r in bids]
+        if rare:
+            action = rare[0]
+        elif Reservation.HEALTHY in bids:
+            action = bids[Reservation.HEALTHY]
+        elif calls and rng.random() < 0.2:
+            action = rng.choice(calls)
+        else:
+            action = rng.choice([a for a in actions if a not in calls] or actions)
+        steps.append((state, action))
+        state = apply(state, action)
+    return steps
+
+
+@pytest.mark.parametrize("seed", range(0, 240, 20))
+def test_a_world_of_the_true_hands_allows_what_the_game_allows_and_scores_as_it_did(
+    seed: int,
+) -> None:
+    """Rebuilt from a seat's view with the true hands, the game is the game: the same
+    legal actions (duties, late replies and deadline shifts included) and, played on
+    as it was, the same scores. Before, a world had no actions (so a Zwingen duty met
+    looked owed), no late-reply bar, no shift, and a silent marriage shown by its
+    queens scored as a normal game."""
+    checked = 0
+    for game in range(seed, seed + 20):
+        steps = _random_game(game)
+        final = steps[-1][0]
+        final = apply(final, steps[-1][1])  # type: ignore[arg-type]
+        if not final.tricks:
+            continue  # dealt again: nothing to score
+        scores = score(final).scores
+        for index, (state, _) in enumerate(steps):
+            if state.phase is not Phase.PLAY:
+                continue
+            seat = state.to_act
+            assert seat is not None
+            view = player_view(state, seat)
+            rebuilt = world(view, state.hands)
+            assert set(legal_actions(rebuilt, seat)) == set(view.legal), (game, index)
+            for _, action in steps[index:]:
+                rebuilt = apply(rebuilt, action)  # type: ignore[arg-type]
+            assert score(rebuilt).scores == scores, (game, index)
+            checked += 1
+    assert checked > 300
+
+
+def test_the_strong_ai_leads_after_its_party_met_the_zwingen_duty() -> None:
+    """Under first_trick_30_renew (docs/rules.md §9.4): seat 2 wins a first trick of 31
+    (♣10 ♣10 ♣A ♣9), its partner seat 0 then says Kontra, so the duty is met and seat 2
+    simply leads. The strong AI's worlds used to owe the duty again and raised
+    'announce no 90 before you lead' on every card."""
+    rules = RuleSet.from_dict({"compulsory_announcement": "first_trick_30_renew"})
+    state = GameState.new(GameSetup(rules=rules, dealer=3, hands=deal(random.Random(25))))
+    for seat in range(4):
+        state = apply(state, Bid(seat, Reservation.HEALTHY))
+    for _ in range(4):
+        state = apply(state, Play(state.to_act, legal_cards(state)[0]))  # type: ignore[arg-type]
+    assert state.tricks[0].cards == (Card.C10, Card.C10, Card.CA, Card.C9)
+    assert (state.tricks[0].winner, state.tricks[0].points) == (2, 31)
+    state = apply(state, Announce(0, Announcement.PARTY))
+    view = player_view(state, 2)
+    assert any(isinstance(a, Play) for a in view.legal)
+    action = StrongStrategy(samples=6).choose(view, random.Random(1))
+    assert isinstance(action, Play | Announce)
+    apply(state, action)
