@@ -94,6 +94,11 @@ class StrongStrategy:
     #: 22; together +0.106 ± 0.042, p = 0.01), +0.113 ± 0.053 against the heuristic
     #: (seed 23, p = 0.03); logs in benchmarks/results/bid_factor4_*.
     bid_factor: int = 4
+    #: The bid simulates this many solos, those the heuristic's hand count likes best.
+    #: All 7 of DDV instead (benchmarks/bid_ab.py, seed 51, 200 deals × 4 seats against
+    #: random, benchmarks/results/solo_candidates7_random_seed51.jsonl): 70 hands bid
+    #: otherwise, +0.015 ± 0.104 a game, for a bid that plays out twice as many solos.
+    solo_candidates: int = 3
     #: Wall-clock budget per decision (``None``: only ``samples`` count, deterministic).
     budget_ms: float | None = None
     #: From this many tricks left the solver plays the worlds out exactly (taking every
@@ -658,7 +663,7 @@ class StrongStrategy:
         fallback = self._fallback.choose(dataclasses.replace(view, legal=unsolo), rng)
         # Simulate only the solos the hand is at all fit for (the heuristic's count).
         fit = sorted(solos, key=lambda r: -solo_value(view.hand, Contract(r.value), view.rules))
-        fit = fit[:3]
+        fit = fit[: self.solo_candidates]
         count = solo_value(view.hand, Contract(fit[0].value), view.rules)
         # Both queens of clubs: healthy is a silent marriage, the other choice a
         # marriage (docs/rules.md §4); the simulation weighs the two as well.
