@@ -41,7 +41,8 @@ from dokobot.engine import (
     trick_winner,
 )
 from dokobot.engine.cards import CARD_POINTS
-from dokobot.engine.rules import NUMBER_CHOICES, RULE_DEFAULTS, RuleError, rule_values
+
+from ..house_rules import house_rules
 
 CONTRACTS = [
     "healthy",
@@ -910,29 +911,6 @@ def test_a_seat_the_table_judges_random_is_not_replayed_and_plays_at_random(
     assert word_seats and all(s == {1, 2} for s in word_seats)
     assert noise is not None and noise[3] == 1.0 and noise[0] == 0.0
     assert 0.0 < noise[1] < 1.0 and 0.0 < noise[2] < 1.0
-
-
-def house_rules(rng: random.Random) -> RuleSet:
-    """A rule set with about half of the house rules (docs/rules.md §9) drawn at random."""
-    while True:
-        values: dict[str, Any] = {}
-        for key, default in RULE_DEFAULTS.items():
-            if rng.random() < 0.5:
-                continue
-            if isinstance(default, bool):
-                values[key] = rng.random() < 0.5
-            elif key in NUMBER_CHOICES:
-                values[key] = rng.choice(NUMBER_CHOICES[key])
-            elif isinstance(default, int):
-                values[key] = rng.choice((0, 1))  # compulsory_solos: a tournament list or not
-            elif isinstance(default, frozenset):
-                values[key] = [v for v in rule_values(key) or () if rng.random() < 0.5]
-            else:
-                values[key] = rng.choice(rule_values(key) or ())
-        try:
-            return RuleSet.from_dict(values)
-        except RuleError:
-            continue  # an impossible mix (say, no solo at all): draw again
 
 
 #: Seed 322 (first_trick_30_renew): the strong AI raised leading trick 2, its worlds owing

@@ -3,17 +3,33 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from dokobot.engine import Card, Phase, replay
+from dokobot.engine import (
+    Announce,
+    Announcement,
+    Bid,
+    Card,
+    Declare,
+    Genscher,
+    PassCards,
+    Phase,
+    Play,
+    PovertyReply,
+    ReturnCards,
+    replay,
+)
 from dokobot.storage import Storage
 from dokobot.table import events as ev
 from dokobot.table.clock import FakeClock
 from dokobot.table.service import Member, TableError, TableService
+
+from ..house_rules import house_rules
 
 GUILD, CHANNEL = 1, 10
 ANNA, BERT, CARLA, DIRK = (
@@ -373,3 +389,65 @@ async def test_ai_seats_keep_their_names_after_a_restart(tmp_path: Path) -> None
     assert second.snapshot(CHANNEL).names == names  # type: ignore[union-attr]
     await second.close()
     await storage.close()
+
+
+async def any_move(svc: TableService, member: Member, rng: random.Random) -> None:
+    """One of ``member``'s legal actions at random, through the service's commands: a
+    reservation of any kind, a poverty's steps, a card, and often an announcement or a
+    declaration where one is open."""
+    panel = svc.panel(CHANNEL, member.user_id)
+    game, n, user = panel.game_number, panel.turn_no, member.user_id
+    calls = [a for a in panel.view.legal if isinstance(a, Announce | Declare | Genscher)]
+    turn = [a for a in panel.view.legal if a not in calls]
+    action = rng.choice(calls) if calls and (rng.random() < 0.3 or not turn) else rng.choice(turn)
+    if isinstance(action, Announce):
+        party = panel.view.own_party
+        assert party is not None
+        word = party.value if action.level is Announcement.PARTY else action.level.name.lower()
+        await svc.announce(CHANNEL, user, word, game=game)
+    elif isinstance(action, Declare):
+        await svc.declare(CHANNEL, user, action.what.value, game=game)
+    elif isinstance(action, Genscher):
+        await svc.genscher(CHANNEL, user, action.partner, game=game, expected=n)
+    elif isinstance(action, Bid):
+        await svc.bid(CHANNEL, user, action.reservation.value, game=game, expected=n)
+    elif isinstance(action, PassCards):
+        await svc.poverty_pass(CHANNEL, user, action.cards, game=game, expected=n)
+    elif isinstance(action, PovertyReply):
+        await svc.poverty_reply(CHANNEL, user, action.accept, game=game, expected=n)
+    elif isinstance(action, ReturnCards):
+        await svc.poverty_return(CHANNEL, user, action.cards, game=game, expected=n)
+    else:
+        assert isinstance(action, Play)
+        await svc.play(CHANNEL, user, action.card, game=game, expected=n)
+
+
+@pytest.mark.parametrize("seed", range(40))
+async def test_a_table_plays_its_games_under_house_rules_drawn_at_random(
+    storage: Storage, seed: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Anna makes any legal move (throw, poverty, solo, Schweinchen, Genscher, every
+    announcement), the AI seats play theirs: two games end, scored zero-sum, and the
+    table logs no warning or error."""
+    rng = random.Random(seed)
+    rules = house_rules(rng)
+    recorder = Recorder()
+    svc = service(storage, FakeClock(), recorder, between_games=0.0)
+    await svc.open_table(GUILD, CHANNEL, ANNA, settings={"rules": rules.to_dict()})
+    level = rng.choice(["heuristic", "easy", "random"])
+    with caplog.at_level(logging.WARNING):
+        await svc.start(CHANNEL, ANNA.user_id, ai_level=level, deals=2)
+        for _ in range(2000):
+            await svc.idle()
+            if len(recorder.of(ev.GameOver)) == 2 or recorder.of(ev.TableClosed):
+                break
+            snapshot = svc.snapshot(CHANNEL)
+            assert snapshot is not None
+            seat = None if snapshot.to_act is None else snapshot.seats[snapshot.to_act]
+            if seat is not None and seat.player_id == ANNA.user_id:
+                await any_move(svc, ANNA, rng)
+    over = recorder.of(ev.GameOver)
+    assert [sum(g.result["scores"]) for g in over] == [0, 0], rules.to_dict()
+    assert not recorder.of(ev.TableClosed)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+    await svc.close()
