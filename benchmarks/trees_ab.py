@@ -31,20 +31,19 @@ from typing import Any
 
 
 def play(tree: str, deals: range, seed: int, samples: int, opponents: str, rules: str) -> None:
-    """In a child process: the tree's strong AI on ``deals``, one JSON line per game
-    (deal, seat, score, decisions made by the normal AI after an error)."""
+    """In a child process: the tree's strong AI on ``deals`` under ``rules`` (JSON), one
+    JSON line per game (deal, seat, score, decisions made by the normal AI after an
+    error)."""
     sys.path.insert(0, str(Path(tree).resolve()))
     import dokobot
     from dokobot.ai import make_strategy
     from dokobot.ai.arena import play_deal
     from dokobot.ai.strong import StrongStrategy
-    from dokobot.engine import GameSetup, RuleSet, deal, preset, score
+    from dokobot.engine import GameSetup, RuleSet, deal, score
 
     # The tree's own package, not the one installed: else both sides play one code.
     assert Path(dokobot.__file__).resolve().is_relative_to(Path(tree).resolve()), dokobot.__file__
-    ruleset = preset(rules) if rules and not rules.startswith("{") else None
-    if ruleset is None:
-        ruleset = RuleSet.from_dict(json.loads(rules or "{}"))
+    ruleset = RuleSet.from_dict(json.loads(rules))
 
     class Guarded:
         """The strong AI; the normal AI where it fails (as the bot's workers fall back)."""
@@ -128,7 +127,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--samples", type=int, default=16)
     parser.add_argument("--opponents", default="heuristic")
-    parser.add_argument("--rules", default="", help="a preset's name or JSON")
+    parser.add_argument("--rules", default="", help="a preset's name or JSON; default DDV")
     parser.add_argument("--json", action="store_true", help="print only the JSON report")
     parser.add_argument("--play", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -137,6 +136,9 @@ def main() -> int:
         return 0
     if not args.b:
         parser.error("--b is required")
+    # A preset's name goes to the children as the rules' own "preset" key.
+    text = args.rules.strip()
+    args.rules = text if text.startswith("{") else json.dumps({"preset": text} if text else {})
     # One child per tree, side by side (a core each on this machine).
     with ThreadPoolExecutor(max_workers=2) as pool:
         a, b = pool.map(lambda tree: run_tree(tree, args), (args.a, args.b))

@@ -36,6 +36,7 @@ from dokobot.engine import (
     PlayerView,
     Reservation,
     apply,
+    calls_from,
     deduce_parties,
     legal_bids,
     legal_cards,
@@ -44,7 +45,7 @@ from dokobot.engine import (
 )
 
 from .heuristic import HeuristicStrategy
-from .worlds import calls_of, played_by, queen_needs, voids
+from .worlds import played_by, queen_needs, voids
 from .worlds import world as _world
 
 #: The model of a sensible player's card play.
@@ -415,7 +416,7 @@ class CallReplays:
         known = self._open.get(key)
         if known is None:
             before = self.before[i]
-            calls = calls_of(before, world.calls.declared, parties.shift)
+            calls = calls_from(before, world.calls.declared, parties.shift)
             assert step.then is not None
             then = dataclasses.replace(
                 world,

@@ -20,17 +20,15 @@ from collections.abc import Sequence
 
 from dokobot.engine import (
     TRUMP,
-    Calls,
     Card,
     Contract,
-    Declared,
     GameSetup,
     GameState,
-    Made,
     Parties,
     Party,
     Phase,
     PlayerView,
+    calls_from,
     parties_after,
     team_card,
 )
@@ -360,24 +358,10 @@ def world(view: PlayerView, hands: Sequence[Sequence[Card]]) -> GameState:
         tuple(c for _, c in view.trick),
         view.leader,
         view.tricks,
-        calls_of(view.announcements, view.declared, parties.shift),
+        calls_from(view.announcements, view.declared, parties.shift),
         view.to_act,
         (),
     )
-
-
-def calls_of(made: Sequence[Made], declared: tuple[Declared, ...], shift: int) -> Calls:
-    """The announcements as the engine keeps them, from a public log ``made`` (``shift``:
-    a marriage's deadline shift)."""
-    levels, barred = [-1, -1], [False, False]
-    for index, party in enumerate((Party.RE, Party.KONTRA)):
-        own = [m for m in made if m.party is party]
-        if own:
-            levels[index] = max(m.level for m in own)
-            # A party's first word made as a late reply bars it from going further
-            # (docs/rules.md §6); the engine sets the bar as the word is made.
-            barred[index] = own[0].played > 1 + shift
-    return Calls(levels[0], levels[1], tuple(made), barred[0], barred[1], declared=declared)
 
 
 def _parties(

@@ -23,6 +23,7 @@ from .cards import CARDS, DECK_POINTS, Card, Rank, Suit, deal, make_deck, parse_
 from .contracts import NORMAL_ORDER, TRUMP, CardOrder, Contract, card_order, order_for
 from .game import (
     apply,
+    calls_from,
     legal_actions,
     legal_bids,
     legal_cards,
@@ -142,6 +143,7 @@ __all__ = [
     "TeamQueen",
     "Trick",
     "apply",
+    "calls_from",
     "card_order",
     "deal",
     "deduce_parties",

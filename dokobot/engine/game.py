@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -573,21 +573,25 @@ def _apply_announce(state: GameState, action: Announce) -> GameState:
     party = state.party(seat)
     assert party is not None
     calls = state.calls
-    played = state.cards_played(seat)
-    late_reply = calls.level(party) < 0 and played > 1 + state.parties.shift
-    made = Made(seat, party, level, played, tricks=len(state.tricks))
-    if party is Party.RE:
-        new_calls = dataclasses.replace(
-            calls, re_level=level, log=calls.log + (made,), re_barred=late_reply or calls.re_barred
-        )
-    else:
-        new_calls = dataclasses.replace(
-            calls,
-            kontra_level=level,
-            log=calls.log + (made,),
-            kontra_barred=late_reply or calls.kontra_barred,
-        )
+    made = Made(seat, party, level, state.cards_played(seat), tricks=len(state.tricks))
+    new_calls = calls_from(calls.log + (made,), calls.declared, state.parties.shift)
     return _replace(state, calls=new_calls, actions=state.actions + (action,))
+
+
+def calls_from(log: Sequence[Made], declared: tuple[Declared, ...], shift: int) -> Calls:
+    """The announcements as kept, from their public ``log``: each party's highest level,
+    and whether its first word was a late reply, which bars it from going further (§6;
+    ``shift``: a marriage's deadline shift). A state rebuilt from what a seat saw gets
+    the same calls as the game."""
+    levels, barred = [-1, -1], [False, False]
+    for index, party in enumerate((Party.RE, Party.KONTRA)):
+        own = [m for m in log if m.party is party]
+        if own:
+            levels[index] = max(m.level for m in own)
+            # The Re/Kontra deadline is the second card (§6); a first word after it is
+            # only allowed as a reply, and then the party may say nothing more.
+            barred[index] = own[0].played > 1 + shift
+    return Calls(levels[0], levels[1], tuple(log), barred[0], barred[1], declared=declared)
 
 
 # --------------------------------------------------------------------------- duties
