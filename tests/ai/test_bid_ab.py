@@ -19,8 +19,8 @@ def test_a_hand_the_versions_bid_otherwise_is_played_both_ways_as_a_would_play()
     """Deal 8 (seed 7), seat 3 against random, the table judged random: A's bid over 8
     deals puts a clubs solo 1.5 points a game above a normal game, B's over 32 deals
     3.3 below, beyond the margin against chance players (−3): A plays the solo, B a
-    normal game. The benchmark's solo is exactly A's own game (lost, −12); the normal
-    game scores +4. Under a margin of −4 B would play the solo too."""
+    normal game. The benchmark's solo is exactly A's own game (won, +9); the normal
+    game scores +7. Under a margin of −4 B would play the solo too."""
     rows = bid_ab.one(8, 7, "random", A, B)
     row = next(r for r in rows if r["seat"] == 3)
     solo, gain_a, count, margin = row["a"]
@@ -30,9 +30,9 @@ def test_a_hand_the_versions_bid_otherwise_is_played_both_ways_as_a_would_play()
     assert bid_ab.decide(row["b"]) is None
     assert bid_ab.decide(row["b"], -4.0) == "solo:clubs"
 
-    assert bid_ab.played(8, 7, 3, "random", "solo:clubs", A) == -12
-    assert bid_ab.played(8, 7, 3, "random", None, A) == 4
+    assert bid_ab.played(8, 7, 3, "random", "solo:clubs", A) == 9
+    assert bid_ab.played(8, 7, 3, "random", None, A) == 7
     me = StrongStrategy(table_noise=bid_ab.judged(3, "random"), **A)
     state, _ = play_deal(*bid_ab.table(8, 7, 3, me, "random"))
     assert state.contract is Contract.CLUBS_SOLO
-    assert outcome(state)["scores"][3] == -12
+    assert outcome(state)["scores"][3] == 9

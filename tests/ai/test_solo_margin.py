@@ -20,15 +20,15 @@ def test_a_hand_just_below_the_margin_is_played_as_the_solo_and_as_todays_normal
     deals at the bid): the bid simulates the best solo 4.06 points a deal below a
     normal game, and the count (−3.3) leaves it to the simulation, so today's margin
     against three chance players (−3, ``chance_solo_margin``) plays it healthy. The
-    benchmark's normal game is exactly the game the strong AI plays there (+5); its
-    other game is the solo, on the same seeds (a meatless solo, lost: −12)."""
+    benchmark's normal game is exactly the game the strong AI plays there (+3); its
+    other game is the solo, on the same seeds (a meatless solo, won: +9)."""
     solo, noted = solo_margin.play(3, 3, 0, "solo", "random", 1.0, samples=8)
     normal, _ = solo_margin.play(3, 3, 0, "normal", "random", 1.0, samples=8)
     assert noted == (-4.0625, -3.3, -3.0)
     assert solo is not None and normal is not None
     assert solo["contract"] == "solo:meatless" and solo["soloist"] == 0
     assert normal["contract"] == "normal" and 0 in normal["kontra"]
-    assert (solo["scores"][0], normal["scores"][0]) == (-12, 5)
+    assert (solo["scores"][0], normal["scores"][0]) == (9, 3)
 
     strong = StrongStrategy(samples=8, table_noise=(None, 1.0, 1.0, 1.0))
     players = [strong if s == 0 else make_strategy("random") for s in range(4)]
@@ -40,7 +40,7 @@ def test_a_hand_just_below_the_margin_is_played_as_the_solo_and_as_todays_normal
 
     # The deal's other seats have nothing another margin above −10 would change.
     rows = solo_margin.one(3, 3, "random", 1.0, -10.0, samples=8)
-    assert rows == [(-4.0625, -3.3, -12, 5)]
+    assert rows == [(-4.0625, -3.3, 9, 3)]
 
 
 def test_each_margin_is_priced_by_the_hands_it_changes_over_the_whole_run() -> None:

@@ -34,6 +34,7 @@ from dokobot.engine import (
     RuleSet,
     apply,
     deal,
+    legal_actions,
     legal_cards,
     order_for,
     player_view,
@@ -754,6 +755,62 @@ def test_a_soloist_says_no_90_on_odds_a_normal_game_margin_would_refuse() -> Non
     assert made == Announce(0, Announcement.NO90)
     strict = StrongStrategy(solo_raise_margin=StrongStrategy.announce_margin)
     assert strict._announcement(view, announces, finals, [1.0] * 7, base) is None
+
+
+def _to_seat_0(state: GameState) -> GameState:
+    """The heuristic plays the other seats until seat 0 is to act again."""
+    other = make_strategy("heuristic")
+    while state.to_act != 0:
+        seat = state.to_act
+        assert seat is not None
+        state = apply(state, other.choose(player_view(state, seat), random.Random(2)))
+    return state
+
+
+def test_a_waiting_announcement_is_made_at_its_deadline_and_the_lowest_due_level_first() -> None:
+    """The seat holds back an announcement it may still make at
+    its next turn (docs/rules.md §6): seat 0, Re, would say no 90 before its first card;
+    waiting, it plays the card, and before its second card, the last one before Re is too
+    late, it says Re alone, which leaves no 90 open for one card more."""
+    hands = deal(random.Random("wait:29"))
+    state = GameState.new(GameSetup(dealer=3, hands=hands))
+    for seat in range(4):
+        state = apply(state, Bid(seat, Reservation.HEALTHY))
+    assert state.party(0) is Party.RE and state.to_act == 0
+    eager = StrongStrategy(samples=8, announce_wait=False)
+    waiting = StrongStrategy(samples=8)
+    assert eager.choose(player_view(state, 0), random.Random(1)) == Announce(0, Announcement.NO90)
+    first = waiting.choose(player_view(state, 0), random.Random(1))
+    assert isinstance(first, Play)
+    state = _to_seat_0(apply(state, first))
+    assert state.cards_played(0) == 1
+    made = waiting.choose(player_view(state, 0), random.Random(1))
+    assert made == Announce(0, Announcement.PARTY)
+    state = apply(state, made)
+    assert Announce(0, Announcement.NO90) in legal_actions(state, 0)
+
+
+def test_a_waiting_soloist_says_re_before_only_a_late_reply_would_be_left() -> None:
+    """Waiting stops short of a late reply, which would bar every further word
+    (docs/rules.md §6): the clubs soloist holds its Re back at its first card; seat 1 says
+    Kontra; before its second card Re would still be allowed one card later, but only
+    as a reply, so the soloist says it now."""
+    hands = deal(random.Random("1:164:deal"))
+    state = GameState.new(GameSetup(dealer=3, hands=hands))
+    for seat in range(4):
+        wish = Reservation.CLUBS_SOLO if seat == 0 else Reservation.HEALTHY
+        state = apply(state, Bid(seat, wish))
+    waiting = StrongStrategy(samples=8, soloist_calls=False)
+    eager = StrongStrategy(samples=8, soloist_calls=False, announce_wait=False)
+    assert eager.choose(player_view(state, 0), random.Random(1)) == Announce(0, Announcement.PARTY)
+    first = waiting.choose(player_view(state, 0), random.Random(1))
+    assert isinstance(first, Play)
+    state = _to_seat_0(apply(state, first))
+    assert [(m.seat, m.party) for m in state.calls.log] == [(1, Party.KONTRA)]
+    assert state.cards_played(0) == 1
+    made = waiting.choose(player_view(state, 0), random.Random(1))
+    assert made == Announce(0, Announcement.PARTY)
+    assert not apply(state, made).calls.barred(Party.RE)
 
 
 def test_of_two_cards_that_score_alike_the_one_taking_more_card_points_is_played() -> None:
