@@ -768,10 +768,10 @@ def _to_seat_0(state: GameState) -> GameState:
 
 
 def test_a_waiting_announcement_is_made_at_its_deadline_and_the_lowest_due_level_first() -> None:
-    """The seat holds back an announcement it may still make at
-    its next turn (docs/rules.md §6): seat 0, Re, would say no 90 before its first card;
-    waiting, it plays the card, and before its second card, the last one before Re is too
-    late, it says Re alone, which leaves no 90 open for one card more."""
+    """The seat holds back an announcement it may still make at its next turn
+    (docs/rules.md §6): seat 0, Re, would say no 90 before its first card; waiting, it
+    plays the card, and before its second card, the last one before Re is too late, it
+    says Re alone, which leaves no 90 open for one card more."""
     hands = deal(random.Random("wait:29"))
     state = GameState.new(GameSetup(dealer=3, hands=hands))
     for seat in range(4):
