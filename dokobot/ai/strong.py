@@ -272,6 +272,14 @@ class StrongStrategy:
     #: against the heuristic; 0.01 against 0 +0.21 ± 0.12 (240), 0.03 against 0.01
     #: +0.13 ± 0.10 (320) against random.
     card_weight: float = 0.03
+    #: The others' random cards in the playouts of one world are the same draws for
+    #: every card or poverty choice (per seat and trick: whether it plays at random, and
+    #: which of its legal cards), so that two options are told apart by what they
+    #: change, not by chance. Drawn in play order, the numbers already agree for most
+    #: such choices (tests/ai/test_strong.py: 377 of 402). Paired at 40 worlds
+    #: (benchmarks/ai_ab.py): −0.05 ± 0.16 a game against random (1,200 games, seed
+    #: 207), −0.08 ± 0.22 against the heuristic (672, seed 208): off.
+    paired_draws: bool = False
     name: str = "strong"
     _fallback: HeuristicStrategy = dataclasses.field(default_factory=HeuristicStrategy)
 
@@ -351,7 +359,9 @@ class StrongStrategy:
             seed = rng.random()
             for play in plays:
                 after = apply(state, play)
-                final = playout(after, random.Random(seed), self.solver_tricks, noise)
+                final = playout(
+                    after, random.Random(seed), self.solver_tricks, noise, paired=self.paired_draws
+                )
                 out[play].append(final)
                 results[play].append(score(final))
         return (
@@ -648,7 +658,13 @@ class StrongStrategy:
                 after = poverty.exchange(apply(state, option), random.Random(seed), chance)
                 value = 0.0
                 if not poverty.redealt(after):
-                    final = playout(after, random.Random(seed), self.solver_tricks, noise)
+                    final = playout(
+                        after,
+                        random.Random(seed),
+                        self.solver_tricks,
+                        noise,
+                        paired=self.paired_draws,
+                    )
                     value = float(score(final).scores[view.seat])
                 values[option].append(value)
             played += 1
@@ -976,19 +992,23 @@ def playout(
     solver_tricks: int = 3,
     noise: Sequence[float] | None = None,
     reader: int | None = None,
+    paired: bool = False,
 ) -> GameState:
     """Play a full-information world to its end: a fast policy, then the exact solver;
     ``noise``: per seat, the share of cards it plays at random before the solver;
-    ``reader``: a seat that, playing alone, reads the world's hands (``_pick``)."""
+    ``reader``: a seat that, playing alone, reads the world's hands (``_pick``);
+    ``paired``: a seat's random card at a trick comes from ``rng``'s draws for that seat
+    and trick (``Draws``), the same whatever was played before."""
+    draws = Draws(rng, state.rules.tricks, paired and noise is not None and any(noise))
     fast = _only_cards(state)
     if fast:
-        state = _play_fast(state, rng, solver_tricks, noise, reader)
+        state = _play_fast(state, draws, solver_tricks, noise, reader)
     solver: Callable[[GameState], Card] | None = None
     while state.phase is not Phase.FINISHED:
         if not fast and _only_cards(state):
             # A marriage just found its partner: plain card play from here.
             fast = True
-            state = _play_fast(state, rng, solver_tricks, noise, reader)
+            state = _play_fast(state, draws, solver_tricks, noise, reader)
             continue
         seat = state.to_act
         assert seat is not None
@@ -1002,12 +1022,35 @@ def playout(
             solver = _solver_for(state)
         if solver is not None:
             card = cards[0] if len(cards) == 1 else solver(state)
-        elif noise is not None and noise[seat] and rng.random() < noise[seat]:
-            card = rng.choice(cards)
         else:
-            card = greedy(state, seat, cards, reader)
+            chance = noise[seat] if noise is not None else 0.0
+            drawn = draws.card(seat, len(state.tricks), chance, cards) if chance else None
+            card = greedy(state, seat, cards, reader) if drawn is None else drawn
         state = apply(state, Play(seat, card))
     return state
+
+
+class Draws:
+    """The random numbers of a playout's random cards. Unpaired: drawn in the order the
+    cards are played. Paired: two numbers per seat and trick, drawn up front, so that a
+    seat plays the same random card at a trick wherever the game took the same course
+    there, whichever option the playout began with (common random numbers)."""
+
+    def __init__(self, rng: random.Random, tricks: int, paired: bool) -> None:
+        self._rng = rng
+        self._tricks = tricks
+        self._fixed = [rng.random() for _ in range(8 * tricks)] if paired else None
+
+    def card(self, seat: int, trick: int, chance: float, cards: Sequence[Card]) -> Card | None:
+        """The card ``seat`` plays at random at complete trick number ``trick`` with
+        probability ``chance``; ``None``: it plays by the policy there."""
+        if self._fixed is None:
+            return self._rng.choice(cards) if self._rng.random() < chance else None
+        at = 2 * (seat * self._tricks + trick)
+        if self._fixed[at] >= chance:
+            return None
+        # Each legal card alike, in the engine's order of them (the hand's).
+        return cards[int(self._fixed[at + 1] * len(cards))]
 
 
 def _only_cards(state: GameState) -> bool:
@@ -1025,7 +1068,7 @@ def _only_cards(state: GameState) -> bool:
 
 def _play_fast(
     state: GameState,
-    rng: random.Random,
+    draws: Draws,
     solver_tricks: int,
     noise: Sequence[float] | None,
     reader: int | None,
@@ -1053,8 +1096,10 @@ def _play_fast(
         follow = [c for c in hand if cls[c] == cls[trick[0]]] if trick else hand
         cards = tuple(dict.fromkeys(follow or hand))
         last = len(tricks) + 1 == total
-        if noise is not None and noise[seat] and rng.random() < noise[seat]:
-            card = rng.choice(cards)
+        chance = noise[seat] if noise is not None else 0.0
+        drawn = draws.card(seat, len(tricks), chance, cards) if chance else None
+        if drawn is not None:
+            card = drawn
         elif len(cards) == 1:
             card = cards[0]
         else:

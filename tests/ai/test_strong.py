@@ -130,12 +130,13 @@ def test_a_playout_off_the_engine_plays_the_same_game_as_through_it(
             calls = dataclasses.replace(state.calls, re_level=0)
             state = dataclasses.replace(state, calls=calls)
         for noise, solver_tricks in [(None, 3), ([0.3] * 4, 0), ([0.0, 0.0, 1.0, 0.0], 2)]:
-            games.append((state, noise, solver_tricks, seed))
-    fast = [playout(s, random.Random(seed), t, n) for s, n, t, seed in games]
+            for paired in (False, True):
+                games.append((state, noise, solver_tricks, seed, paired))
+    fast = [playout(s, random.Random(seed), t, n, paired=p) for s, n, t, seed, p in games]
     monkeypatch.setattr(strong_module, "_only_cards", lambda state: False)
-    for (state, noise, solver_tricks, seed), quick in zip(games, fast, strict=True):
-        slow = playout(state, random.Random(seed), solver_tricks, noise)
-        assert quick == slow, (contract, house, seed, noise)
+    for (state, noise, solver_tricks, seed, paired), quick in zip(games, fast, strict=True):
+        slow = playout(state, random.Random(seed), solver_tricks, noise, paired=paired)
+        assert quick == slow, (contract, house, seed, noise, paired)
         assert score(quick) == score(slow)
     # Most of them were long enough to be played off the engine in part.
     assert (
@@ -370,6 +371,64 @@ def test_a_fixed_seed_and_sample_count_give_the_same_decision() -> None:
     view = player_view(state, seat)
     picks = {make_strategy("strong", samples=5).choose(view, random.Random(4)) for _ in range(3)}
     assert len(picks) == 1
+
+
+def test_paired_draws_give_a_random_seat_the_same_card_after_either_option() -> None:
+    """With paired draws, two options played out on one world differ only by what they
+    change: wherever a random seat has the same cards to choose from at the same trick
+    after either option, it plays the same card. Drawn in play order instead, the random
+    numbers drift apart where one game draws them for a choice of more cards."""
+
+    def choices(
+        final: GameState, start: int
+    ) -> dict[tuple[int, int], tuple[tuple[Card, ...], Card]]:
+        """Per (seat, trick) after ``start`` actions: the seat's legal cards and its card."""
+        state = GameState.new(final.setup)
+        out = {}
+        for i, action in enumerate(final.actions):
+            if i >= start and isinstance(action, Play) and action.seat != 0:
+                out[action.seat, len(state.tricks)] = (tuple(legal_cards(state)), action.card)
+            state = apply(state, action)
+        return out
+
+    same = {True: 0, False: 0}
+    other = {True: 0, False: 0}
+    for seed in range(40):
+        state = position(seed, "healthy", 0)
+        while state.to_act != 0:
+            state = apply(state, Play(state.to_act or 0, legal_cards(state)[0]))
+        first, second = legal_cards(state)[:2]
+        for paired in (True, False):
+            games = [
+                playout(
+                    apply(state, Play(0, card)), random.Random(seed), 0, [0, 1, 1, 1], None, paired
+                )
+                for card in (first, second)
+            ]
+            a, b = (choices(g, len(state.actions) + 1) for g in games)
+            for key in a.keys() & b.keys():
+                if a[key][0] == b[key][0]:
+                    if a[key][1] == b[key][1]:
+                        same[paired] += 1
+                    else:
+                        other[paired] += 1
+    assert other[True] == 0 and same[True] > 300
+    assert other[False] > 10  # 25 of 402 here
+
+
+def test_a_paired_draw_is_each_legal_card_alike_and_random_as_often_as_the_seat_is() -> None:
+    """A paired draw keeps the model of a seat: with ε 0.3 about three cards in ten are
+    random, and a random card is each of the legal ones about as often."""
+    cards = (Card.SA, Card.S10, Card.SK, Card.S9)
+    counts = dict.fromkeys(cards, 0)
+    drawn = 0
+    for seed in range(4000):
+        card = strong_module.Draws(random.Random(seed), 12, True).card(2, 5, 0.3, cards)
+        if card is not None:
+            drawn += 1
+            counts[card] += 1
+    assert 1100 <= drawn <= 1300
+    assert all(240 <= n <= 360 for n in counts.values()), counts
 
 
 def test_the_soloist_pulls_trumps_and_the_policy_only_plays_legal_cards() -> None:
