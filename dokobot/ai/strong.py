@@ -73,6 +73,9 @@ from .model import (
 from .solver import Solver, Tables, mask_of
 from .worlds import Dealer, deal_unseen, unseen_cards, world
 
+#: Worlds a decision searches however short its time: fewer tell too little.
+LEAST_WORLDS = 8
+
 
 @dataclasses.dataclass
 class StrongStrategy:
@@ -85,6 +88,12 @@ class StrongStrategy:
     #: paired games against random at a table that judged them random): −0.23 ± 0.32 a
     #: game; again on a machine 2.4 times as fast (1,200 games): +0.11 ± 0.18.
     samples: int = 40
+    #: Worlds per decision of a seat playing a solo (``None``: ``samples``): its score
+    #: counts three times. 120 against 40, only the solos played both ways
+    #: (benchmarks/solo_ab.py, 300 deals × 4 against random, seed 211, 301 solos,
+    #: benchmarks/results/solo_samples120_random_seed211.jsonl): +0.52 ± 0.54 a solo,
+    #: +0.13 ± 0.13 a game (p = 0.33), not enough to show; off.
+    solo_samples: int | None = None
     #: The bid plays each candidate contract on this many times ``samples`` deals; with
     #: ``budget_ms`` the most that fit in the time. 4, not 1 (160 deals, a bid median
     #: 221 ms instead of 76 on a machine where benchmarks/solver.py gives 7.5 ms): the
@@ -187,6 +196,15 @@ class StrongStrategy:
     marginal_fit: bool = False
     #: Card inference deals this many times ``samples`` worlds and keeps ``samples``.
     oversample: int = 3
+    #: With a clock, the worlds are weighed only if weighing ``samples`` of them takes
+    #: at most this share of the budget (judged by the first); else they are uniform.
+    #: Where time is short the playouts need it more: at 60 ms a decision against the
+    #: heuristic, weighing 40 worlds left 20 for the playouts where uniform ones got 37,
+    #: and lost 0.67 ± 0.20 a game to them; uniform there, +0.85 ± 0.21 a game against
+    #: the code that always weighed (benchmarks/trees_ab.py, 1,000 paired games; the
+    #: figures in docs/architecture.md). At 450 ms weighing takes 4–9% of the budget
+    #: (every decision still weighs), at 60 ms 30–65%.
+    weigh_share: float = 0.2
     #: The weights are flattened until at least this share of the worlds counts.
     least_share: float = 0.25
     #: Card inference deals its worlds in this many rounds; each round after the first
@@ -377,10 +395,16 @@ class StrongStrategy:
         # With card inference, more worlds are dealt than played out (while a third of
         # the budget lasts): the ones that explain the others' cards best are kept. The
         # replays that weigh them count against that third, so that on a slow machine
-        # fewer worlds are dealt, not fewer played out.
+        # fewer worlds are dealt, not fewer played out. Where weighing ``samples``
+        # worlds would take more than ``weigh_share`` of the budget (a slow machine, a
+        # decision that waited for a busy worker), the worlds are uniform: fewer weighed
+        # worlds lost to more uniform ones (docs/architecture.md, "Inference from the
+        # cards").
         minded = self._minded(view)
+        weigh = bool(minded)
         infer = self._infers_cards(view) and bool(minded)
         cutoff = None if self.budget_ms is None else _deadline(self.budget_ms / 3)
+        limit = None if self.budget_ms is None else self.budget_ms * self.weigh_share / 1000
         states: list[GameState] = []
         seen: list[list[Observed]] = []
         ratios: list[float] = []
@@ -390,11 +414,14 @@ class StrongStrategy:
         said: list[list[Observed]] | None = (
             [] if self.inference and self.call_inference and minded else None
         )
-        total = self.samples * (self.oversample if infer else 1)
+        samples = self._samples(view)
+        total = samples * (self.oversample if infer else 1)
+        least = min(samples, LEAST_WORLDS)
         rounds = max(1, self.lean_rounds) if infer else 1
         lean: list[dict[Card, float]] | None = None
+        began = time.perf_counter()
         for i in range(total):
-            if i >= self.samples and cutoff is not None and time.perf_counter() > cutoff:
+            if i >= total or (i >= least and cutoff is not None and time.perf_counter() > cutoff):
                 break
             if i and i * rounds // total != (i - 1) * rounds // total:
                 # A new round: each card goes more often to the seats whose worlds so
@@ -409,20 +436,23 @@ class StrongStrategy:
                 seen.append(replay(view, states[-1], plan, minded))
             if said is not None:
                 said.append(calls(states[-1]))
+            # The first world tells what weighing ``samples`` of them costs here.
+            weighing = infer or said is not None
+            if i == 0 and weighing and limit and (time.perf_counter() - began) * samples > limit:
+                weigh, infer, said, seen = False, False, None, []
+                total, rounds = samples, 1
         # ε fitted once: it weighs the worlds and it plays in the playouts.
         fitted = self._fit(view, seen)
-        if minded:
+        if weigh:
             weights = self._weights(view, states, seen, fitted, calls, said, ratios)
         else:
             weights = [1.0] * len(states)
         noise = fitted if self.playout_noise else None
-        if len(states) > self.samples:
+        if len(states) > samples:
             if not self.refine_moves:
-                states, weights = resample(states, weights, self.samples, rng)
+                states, weights = resample(states, weights, samples, rng)
                 return states, weights, noise
-            pairs, counts = resample(
-                list(zip(states, seen, strict=True)), weights, self.samples, rng
-            )
+            pairs, counts = resample(list(zip(states, seen, strict=True)), weights, samples, rng)
             chains = [p for p, n in zip(pairs, counts, strict=True) for _ in range(round(n))]
             # The kept worlds lean towards the first deals; Metropolis swaps carry them
             # on towards the deals the model finds likely (``model.refine``).
@@ -439,6 +469,12 @@ class StrongStrategy:
             )
             weights = [1.0] * len(states)
         return states, weights, noise
+
+    def _samples(self, view: PlayerView) -> int:
+        """How many worlds the seat's card play searches."""
+        if self.solo_samples is not None and is_soloist(view):
+            return self.solo_samples
+        return self.samples
 
     def _lean(
         self,
@@ -762,7 +798,7 @@ class StrongStrategy:
         plain = dict.fromkeys(candidates, 0.0)
         called = dict.fromkeys(candidates, 0.0)
         played = 0
-        for _ in range(max(8, self.bid_factor * self.samples)):
+        for _ in range(max(LEAST_WORLDS, self.bid_factor * self.samples)):
             hands = self._deal_rest(view, rng)
             for candidate in candidates:
                 contract = None if candidate is None else Contract(candidate.value)

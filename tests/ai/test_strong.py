@@ -741,6 +741,26 @@ def test_a_soloist_whose_hand_count_says_re_announces_it_even_if_the_playouts_do
     assert isinstance(silent, Play)
 
 
+def test_a_soloist_searches_its_own_number_of_worlds_and_its_defenders_the_usual() -> None:
+    """``solo_samples`` is for the seat that plays the solo: 15 worlds for each of the
+    soloist's cards, 6 for a defender's."""
+    hands = deal(random.Random("1:164:deal"))
+    state = GameState.new(GameSetup(dealer=3, hands=hands))
+    state = apply(state, Bid(0, Reservation.CLUBS_SOLO))
+    for seat in (1, 2, 3):
+        state = apply(state, Bid(seat, Reservation.HEALTHY))
+    ai = StrongStrategy(samples=6, solo_samples=15)
+    soloist = player_view(state, 0)
+    plays = [a for a in soloist.legal if isinstance(a, Play)]
+    finals, _, _ = ai._evaluate(soloist, plays, random.Random(2))
+    assert [len(f) for f in finals.values()] == [15] * len(plays)
+    state = apply(state, plays[0])
+    defender = player_view(state, 1)
+    plays = [a for a in defender.legal if isinstance(a, Play)]
+    finals, _, _ = ai._evaluate(defender, plays, random.Random(2))
+    assert len(plays) > 1 and [len(f) for f in finals.values()] == [6] * len(plays)
+
+
 def test_a_soloist_announces_re_on_an_even_chance_a_partner_in_a_normal_game_does_not() -> None:
     """The playouts underrate the soloist's chance, so its Re needs less (``solo_call_
     margin``): with the worlds split one won, one lost, a clubs solo says Re; the same
@@ -914,17 +934,31 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     return now
 
 
+def fourth_trick_choice() -> tuple[PlayerView, list[Play]]:
+    """A healthy game's seat to act with tricks behind it and a choice of cards."""
+    state = position(4, "healthy", 13)
+    seat = state.to_act
+    assert seat is not None and state.tricks
+    view = player_view(state, seat)
+    plays = [a for a in view.legal if isinstance(a, Play)]
+    assert len(plays) > 1
+    return view, plays
+
+
 def test_a_slow_machine_deals_fewer_worlds_rather_than_playing_fewer_out(
     monkeypatch: pytest.MonkeyPatch, clock: list[float]
 ) -> None:
     """The replays that weigh the worlds count against the third of the budget the
-    dealing may take: here each world's replay of what the others said takes 12 ms of
-    a 450 ms budget, so dealing stops once 150 ms are gone, at 13 worlds of 8 × 3, and
-    every world kept is played out. Without a clock all 24 are dealt."""
+    dealing may take: here the first world's replay of what the others said takes 5 ms
+    of a 450 ms budget (8 worlds weighed in 40 ms, within ``weigh_share``), every later
+    one 12 ms, so dealing stops once 150 ms are gone, at 14 worlds of 8 × 3, and every
+    world kept is played out. Without a clock all 24 are dealt."""
+    replays: list[int] = []
     replayed = CallReplays.__call__
 
     def slow(self: CallReplays, w: GameState) -> list[Observed]:
-        clock[0] += 0.012
+        clock[0] += 0.012 if replays else 0.005
+        replays.append(1)
         return replayed(self, w)
 
     monkeypatch.setattr(CallReplays, "__call__", slow)
@@ -936,21 +970,49 @@ def test_a_slow_machine_deals_fewer_worlds_rather_than_playing_fewer_out(
         return dealing(self, *args, **kwargs)
 
     monkeypatch.setattr(Dealer, "deal", counted)
-    state = position(4, "healthy", 13)
-    seat = state.to_act
-    assert seat is not None and state.tricks
-    view = player_view(state, seat)
-    plays = [a for a in view.legal if isinstance(a, Play)]
-    assert len(plays) > 1
+    view, plays = fourth_trick_choice()
     finals, _, weights = StrongStrategy(samples=8, budget_ms=450)._evaluate(
         view, plays, random.Random(2)
     )
-    assert len(dealt) == 13
+    assert len(dealt) == 14
     assert clock[0] < 0.45
     assert [len(f) for f in finals.values()] == [len(weights)] * len(plays)
     dealt.clear()
     StrongStrategy(samples=8)._evaluate(view, plays, random.Random(2))
     assert len(dealt) == 24
+
+
+def test_where_weighing_the_worlds_does_not_fit_the_budget_they_are_uniform(
+    monkeypatch: pytest.MonkeyPatch, clock: list[float]
+) -> None:
+    """Each world's replay of what the others said takes 12 ms of a 450 ms budget: 40
+    worlds weighed would take 480 ms, more than ``weigh_share`` (a fifth) of the
+    budget. After the first replay the decision deals 40 uniform worlds instead, each
+    counting alike, and leaves its time to the playouts. Where the first replay takes
+    2 ms (40 in 80 ms) and the rest 30 ms each, the dealing stops at its third of the
+    budget, but not below 8 worlds."""
+    costs: list[float] = []  # the first replay's, then every other's
+    calls: list[int] = []
+    replayed = CallReplays.__call__
+
+    def slow(self: CallReplays, w: GameState) -> list[Observed]:
+        clock[0] += costs[min(len(calls), len(costs) - 1)]
+        calls.append(1)
+        return replayed(self, w)
+
+    monkeypatch.setattr(CallReplays, "__call__", slow)
+    view, plays = fourth_trick_choice()
+    ai = StrongStrategy(samples=40, budget_ms=450)
+    costs[:] = [0.012]
+    finals, _, weights = ai._evaluate(view, plays, random.Random(2))
+    assert len(calls) == 1
+    assert weights == [1.0] * 40
+    assert [len(f) for f in finals.values()] == [40] * len(plays)
+    clock[0] = 0.0
+    calls.clear()
+    costs[:] = [0.002, 0.030]
+    _, _, weights = ai._evaluate(view, plays, random.Random(2))
+    assert len(calls) == len(weights) == 8 and len(set(weights)) > 1
 
 
 def test_a_decision_does_not_begin_a_world_it_cannot_finish_in_its_budget(
