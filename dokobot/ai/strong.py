@@ -15,6 +15,7 @@ simulated as weaker (``table_noise``).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import random
 import statistics
@@ -420,7 +421,8 @@ class StrongStrategy:
         rounds = max(1, self.lean_rounds) if infer else 1
         lean: list[dict[Card, float]] | None = None
         began = time.perf_counter()
-        for i in range(total):
+        # ``total`` falls to ``samples`` if the worlds turn out not to be worth weighing.
+        for i in itertools.count():
             if i >= total or (i >= least and cutoff is not None and time.perf_counter() > cutoff):
                 break
             if i and i * rounds // total != (i - 1) * rounds // total:
@@ -436,11 +438,12 @@ class StrongStrategy:
                 seen.append(replay(view, states[-1], plan, minded))
             if said is not None:
                 said.append(calls(states[-1]))
-            # The first world tells what weighing ``samples`` of them costs here.
-            weighing = infer or said is not None
-            if i == 0 and weighing and limit and (time.perf_counter() - began) * samples > limit:
-                weigh, infer, said, seen = False, False, None, []
-                total, rounds = samples, 1
+            if i == 0 and limit and (infer or said is not None):
+                # The first world tells what weighing ``samples`` of them costs here.
+                weigh = (time.perf_counter() - began) * samples <= limit
+                if not weigh:
+                    infer, said, seen = False, None, []
+                    total, rounds = samples, 1
         # ε fitted once: it weighs the worlds and it plays in the playouts.
         fitted = self._fit(view, seen)
         if weigh:
