@@ -138,14 +138,19 @@ def played(
     index: int, seed: int, seat: int, opponents: str, solo: str | None, a: dict[str, Any]
 ) -> int:
     """The seat's score with this bid, the cards played by version A (``a``)."""
-    me = Fixed(table_noise=judged(seat, opponents), **a)
+    # A solo is played even where A's hand count would weigh none (``solo_floor``).
+    floor = {} if solo is None else {"solo_floor": -math.inf}
+    me = Fixed(table_noise=judged(seat, opponents), **{**a, **floor})
     me.solo = None if solo is None else Reservation(solo)
     state, _ = play_deal(*table(index, seed, seat, me, opponents))
     return int(outcome(state)["scores"][seat])
 
 
-def decide(noted: Noted, margin: float | None = None) -> str | None:
-    """The solo a bid plays (``None``: none), by its own margin or ``margin``."""
+def decide(noted: Noted | None, margin: float | None = None) -> str | None:
+    """The solo a bid plays (``None``: none), by its own margin or ``margin``; a bid
+    that weighed no solo (``None``, the hand count ruled one out) plays none."""
+    if noted is None:
+        return None
     best, gain, count, own = noted
     return best if takes_solo(gain, count, own if margin is None else margin) else None
 
@@ -158,7 +163,7 @@ def one(
     for seat in range(4):
         noted_a = probe(index, seed, seat, opponents, a)
         noted_b = probe(index, seed, seat, opponents, b)
-        if noted_a is not None and noted_b is not None:
+        if noted_a is not None or noted_b is not None:
             rows.append({"index": index, "seat": seat, "a": noted_a, "b": noted_b})
     return rows
 

@@ -109,6 +109,14 @@ class StrongStrategy:
     #: random, benchmarks/results/solo_candidates7_random_seed51.jsonl): 70 hands bid
     #: otherwise, +0.015 ± 0.104 a game, for a bid that plays out twice as many solos.
     solo_candidates: int = 3
+    #: Below this hand count (``heuristic.solo_value``, of the solo it likes best) no
+    #: solo is simulated: the count only spares the bid the hands it cannot make one of.
+    #: −6 instead of −4, priced on the hands the two bid otherwise (benchmarks/bid_ab.py,
+    #: 500 deals × 4 seats): against random +0.194 ± 0.050 a game (100 hands, 64 of them
+    #: meatless and 32 jack solos, +3.9 a hand; seed 401), against the heuristic +0.016
+    #: ± 0.023 (37 hands; seed 405); lower still, nothing more (−100 against −6, seed
+    #: 403: 8 hands, +0.001 ± 0.011). Logs in benchmarks/results/solo_floor*.
+    solo_floor: float = -6.0
     #: Wall-clock budget per decision (``None``: only ``samples`` count, deterministic).
     budget_ms: float | None = None
     #: From this many tricks left the solver plays the worlds out exactly (taking every
@@ -735,7 +743,7 @@ class StrongStrategy:
         marriage = self.marriage_bids and not forced and Reservation.MARRIAGE in legal
         # Poverty (a house rule): announced or not as simulated, too.
         poor = self.poverty_bids and not forced and Reservation.POVERTY in legal
-        if not forced and count < -4.0:
+        if not forced and count < self.solo_floor:
             if not (marriage or poor):
                 return fallback
             fit = []

@@ -38,9 +38,11 @@ def test_a_hand_just_below_the_margin_is_played_as_the_solo_and_as_todays_normal
     )
     assert outcome(state) == normal
 
-    # The deal's other seats have nothing another margin above −10 would change.
+    # The deal's other seats: two hands the count puts at −5.1 and −5.6 are simulated
+    # too (above ``solo_floor``), 7.4 and 4.1 points below a normal game; a margin of
+    # −5 would play the second as a solo and lose 6 where the normal game gains 2.
     rows = solo_margin.one(3, 3, "random", 1.0, -10.0, samples=8)
-    assert rows == [(-4.0625, -3.3, 9, 3)]
+    assert rows == [(-4.0625, -3.3, 9, 3), (-7.40625, -5.1, -3, 4), (-4.125, -5.6, -6, 2)]
 
 
 def test_each_margin_is_priced_by_the_hands_it_changes_over_the_whole_run() -> None:

@@ -12,6 +12,7 @@ import pytest
 from dokobot.ai import make_strategy
 from dokobot.ai import strong as strong_module
 from dokobot.ai.arena import play_deal
+from dokobot.ai.heuristic import solo_value
 from dokobot.ai.model import CallReplays, Observed
 from dokobot.ai.solver import Solver, Tables, legal_mask, mask_of, winner_index
 from dokobot.ai.strong import StrongStrategy, playout
@@ -571,6 +572,41 @@ def test_before_any_card_is_seen_the_playouts_give_the_others_the_prior_share_of
     assert StrongStrategy(playout_noise=False)._noise(view, ()) is None
 
 
+class Simulated(StrongStrategy):
+    """Playouts replaced by fixed values: a normal game 1, a solo ``solo`` (clubs solo
+    ``clubs``); with the party's Re or Kontra, a normal game ``normal_called`` and a
+    solo ``solo_called``."""
+
+    solo = 0.0
+    clubs = 0.0
+    solo_called = -9.0
+    normal_called = 1.0
+
+    def _simulate(self, view, hands, contract, rng):  # type: ignore[no-untyped-def]
+        if contract is None:
+            return 1.0, self.normal_called
+        plain = self.clubs if contract is Contract.CLUBS_SOLO else self.solo
+        return plain, self.solo_called
+
+
+def simulated_bid(
+    view: PlayerView,
+    solo: float,
+    clubs: float,
+    called: float = -9.0,
+    calls: bool = True,
+    judged: tuple[float | None, ...] | None = None,
+    **options: Any,
+) -> Reservation:
+    """The bid of the strong AI whose playouts give ``Simulated``'s values."""
+    strategy = Simulated(samples=4, bid_calls=calls, table_noise=judged, **options)
+    strategy.solo, strategy.clubs, strategy.solo_called = solo, clubs, called
+    strategy.normal_called = 1.5 if called > -9.0 else 1.0
+    action = strategy.choose(view, random.Random(1))
+    assert isinstance(action, Bid)
+    return action.reservation
+
+
 def test_the_simulation_picks_the_solo_and_a_hand_the_count_rejects_stays_healthy() -> None:
     """A hand the count likes is played as a solo, of the type that simulates best; a
     hand it rejects only if the simulation finds the solo at most ``solo_margin`` worse
@@ -586,37 +622,7 @@ def test_the_simulation_picks_the_solo_and_a_hand_the_count_rejects_stays_health
     assert heuristic.choose(liked, random.Random(1)) == Bid(0, Reservation.DIAMONDS_SOLO)
     assert heuristic.choose(rejected, random.Random(1)) == Bid(0, Reservation.HEALTHY)
 
-    class Simulated(StrongStrategy):
-        """Playouts replaced by fixed values: a normal game 1, a solo ``solo`` (clubs
-        solo ``clubs``); with the party's Re or Kontra, a normal game ``normal_called``
-        and a solo ``solo_called``."""
-
-        solo = 0.0
-        clubs = 0.0
-        solo_called = -9.0
-        normal_called = 1.0
-
-        def _simulate(self, view, hands, contract, rng):  # type: ignore[no-untyped-def]
-            if contract is None:
-                return 1.0, self.normal_called
-            plain = self.clubs if contract is Contract.CLUBS_SOLO else self.solo
-            return plain, self.solo_called
-
-    def bid(
-        view: PlayerView,
-        solo: float,
-        clubs: float,
-        called: float = -9.0,
-        calls: bool = True,
-        judged: tuple[float | None, ...] | None = None,
-    ) -> Reservation:
-        strategy = Simulated(samples=4, bid_calls=calls, table_noise=judged)
-        strategy.solo, strategy.clubs, strategy.solo_called = solo, clubs, called
-        strategy.normal_called = 1.5 if called > -9.0 else 1.0
-        action = strategy.choose(view, random.Random(1))
-        assert isinstance(action, Bid)
-        return action.reservation
-
+    bid = simulated_bid
     assert bid(rejected, -2.0, -2.0) is Reservation.HEALTHY
     assert bid(rejected, 4.0, -2.0).is_solo
     # Within the margin: a solo simulated 1.5 points below a normal game is played, as
@@ -635,6 +641,33 @@ def test_the_simulation_picks_the_solo_and_a_hand_the_count_rejects_stays_health
     assert bid(rejected, -4.0, -4.0, called=-1.0) is Reservation.HEALTHY
     assert bid(liked, -2.0, -2.0) is Reservation.DIAMONDS_SOLO
     assert bid(liked, -2.0, -1.0) is Reservation.CLUBS_SOLO
+
+
+def test_a_hand_the_count_puts_up_to_6_below_a_solo_is_simulated_and_below_that_not() -> None:
+    """The count rules a solo out only from 6 below (``solo_floor``): a hand it puts at
+    −5.7 is still simulated, and played as a solo where the simulation likes it; a hand
+    at −7.1 stays healthy whatever a simulation would say."""
+
+    def hand(index: int) -> PlayerView:
+        return player_view(
+            GameState.new(GameSetup(dealer=3, hands=deal(random.Random(f"1:{index}:deal")))), 0
+        )
+
+    middling, poor = hand(17), hand(2)
+    assert max(
+        solo_value(middling.hand, Contract(r.value), DDV) for r in Reservation if r.is_solo
+    ) == pytest.approx(-5.7)
+    assert max(
+        solo_value(poor.hand, Contract(r.value), DDV) for r in Reservation if r.is_solo
+    ) == pytest.approx(-7.1)
+    chance = (None, 1.0, 1.0, 1.0)
+    assert simulated_bid(middling, -1.5, -1.5, judged=chance).is_solo
+    assert simulated_bid(middling, -2.5, -2.5, judged=chance) is Reservation.HEALTHY
+    # The floor as it was (−4): the same hand never got as far as the simulation.
+    assert simulated_bid(middling, -1.5, -1.5, judged=chance, solo_floor=-4.0) is (
+        Reservation.HEALTHY
+    )
+    assert simulated_bid(poor, 4.0, 4.0, judged=chance) is Reservation.HEALTHY
 
 
 def test_with_both_queens_of_clubs_a_middling_hand_marries_instead_of_playing_a_solo() -> None:
@@ -674,10 +707,10 @@ def test_with_both_queens_of_clubs_a_solo_must_beat_the_better_of_both_marriages
         ),
         2,
     )
-    weak = player_view(both_queens(random.Random(15)), 0)
+    weak = player_view(both_queens(random.Random(32)), 0)
     assert sorted(weak.hand) == sorted(
-        [Card.CA, Card.CK, Card.CQ, Card.CQ, Card.DK, Card.DJ, Card.HK, Card.H9]
-        + [Card.SA, Card.S10, Card.SJ, Card.S9]
+        [Card.CA, Card.CK, Card.CQ, Card.CQ, Card.DK, Card.DJ, Card.D9, Card.HJ]
+        + [Card.H9, Card.H9, Card.S10, Card.SK]
     )
 
     class Simulated(StrongStrategy):
@@ -705,7 +738,7 @@ def test_with_both_queens_of_clubs_a_solo_must_beat_the_better_of_both_marriages
     assert bid(middling, -0.5, 1.0, -5.0) == "healthy"  # 1.5 below the marriage
     assert bid(middling, -1.5, 1.0, -5.0) == "marriage"
     assert bid(middling, 4.0, 1.0, 2.5) == "solo:spades"
-    # A hand the count rules out for any solo (−5.6) still weighs the two marriages.
+    # A hand the count rules out for any solo (−7.6) still weighs the two marriages.
     assert bid(weak, 4.0, 1.0, 9.0) == "healthy"
     assert bid(weak, 1.0, 4.0, 9.0) == "marriage"
     # A hand the count likes (a diamonds solo, 4.0) is a solo only if the simulation
