@@ -102,21 +102,22 @@ class Bidder(StrongStrategy):
         return legal[self.fixed]
 
 
-def _bidder(seat: int, opponents: str, fixed: Reservation | None) -> Bidder:
-    me = Bidder(table_noise=judged(seat, opponents), marriage_bids=True)
+def _bidder(seat: int, opponents: str, fixed: Reservation | None, **options: Any) -> Bidder:
+    me = Bidder(table_noise=judged(seat, opponents), marriage_bids=True, **options)
     me.fixed = fixed
     return me
 
 
-def one(index: int, seed: int, opponents: str) -> list[dict[str, Any]]:
+def one(index: int, seed: int, opponents: str, **options: Any) -> list[dict[str, Any]]:
     """Each seat of deal ``index`` that holds both queens of clubs: what its bid
-    simulated, the heuristic's choice, and the score of each contract played."""
+    simulated, the heuristic's choice, and the score of each contract played
+    (``options``: the strong AI's, beyond its defaults)."""
     rows = []
     hands = deal(random.Random(f"{seed}:{index}:deal"))
     for seat in range(4):
         if hands[seat].count(Card.CQ) < 2:
             continue
-        me = _bidder(seat, opponents, None)
+        me = _bidder(seat, opponents, None, **options)
         setup, players, rng = table(index, seed, seat, me, opponents)
         with contextlib.suppress(Probed):
             play_deal(setup, players, rng)
@@ -134,7 +135,7 @@ def one(index: int, seed: int, opponents: str) -> list[dict[str, Any]]:
         best = max(solos, key=values.__getitem__, default=None)
         scores = {}
         for bid in [HEALTHY.value, MARRIAGE.value, *([best] if best else [])]:
-            fixed = _bidder(seat, opponents, Reservation(bid))
+            fixed = _bidder(seat, opponents, Reservation(bid), **options)
             state, _ = play_deal(*table(index, seed, seat, fixed, opponents))
             scores[bid] = int(outcome(state)["scores"][seat])
         rows.append(

@@ -75,13 +75,15 @@ def play(
     opponents: str,
     noise: float | None,
     samples: int = StrongStrategy.samples,
+    **options: Any,
 ) -> tuple[Outcome | None, Noted | None]:
-    """Deal ``index`` with the bidding AI in ``seat`` (``samples`` worlds a decision):
-    the game's outcome (``None``: stopped at the bid) and what the bid simulated, with
-    the margin it bid by (``None``: it had no voluntary solo to weigh)."""
+    """Deal ``index`` with the bidding AI in ``seat`` (``samples`` worlds a decision,
+    ``options`` beyond its defaults): the game's outcome (``None``: stopped at the bid)
+    and what the bid simulated, with the margin it bid by (``None``: it had no
+    voluntary solo to weigh)."""
     hands = deal(random.Random(f"{seed}:{index}:deal"))
     setup = GameSetup(rules=DDV, dealer=index % 4, hands=hands)
-    bidder = Bidding(samples=samples)
+    bidder = Bidding(samples=samples, **options)
     bidder.mode = mode
     if noise is not None:
         bidder.table_noise = tuple(None if s == seat else noise for s in range(4))
@@ -100,15 +102,16 @@ def one(
     noise: float | None,
     low: float,
     samples: int = StrongStrategy.samples,
+    **options: Any,
 ) -> list[Row]:
     """The hands of deal ``index`` another margin would bid otherwise, played both ways."""
     rows = []
     for seat in range(4):
-        _, noted = play(index, seed, seat, "probe", opponents, noise, samples)
+        _, noted = play(index, seed, seat, "probe", opponents, noise, samples, **options)
         if noted is None or not low < noted[0] <= noted[2]:
             continue
-        solo, _ = play(index, seed, seat, "solo", opponents, noise, samples)
-        normal, _ = play(index, seed, seat, "normal", opponents, noise, samples)
+        solo, _ = play(index, seed, seat, "solo", opponents, noise, samples, **options)
+        normal, _ = play(index, seed, seat, "normal", opponents, noise, samples, **options)
         assert solo is not None and normal is not None
         rows.append((noted[0], noted[1], solo["scores"][seat], normal["scores"][seat]))
     return rows

@@ -105,10 +105,15 @@ class StrongStrategy:
     #: (seed 23, p = 0.03); logs in benchmarks/results/bid_factor4_*.
     bid_factor: int = 4
     #: The bid simulates this many solos, those the heuristic's hand count likes best.
-    #: All 7 of DDV instead (benchmarks/bid_ab.py, seed 51, 200 deals × 4 seats against
-    #: random, benchmarks/results/solo_candidates7_random_seed51.jsonl): 70 hands bid
-    #: otherwise, +0.015 ± 0.104 a game, for a bid that plays out twice as many solos.
-    solo_candidates: int = 3
+    #: All 7 of DDV, not 3, priced on the hands bid otherwise (benchmarks/bid_ab.py,
+    #: logs in benchmarks/results/solo_candidates7_*): against random, 500 deals × 4
+    #: seats, +0.186 ± 0.068 a game (196 hands, 64 of them queen and jack solos where 3
+    #: played none, +3.7 a hand; seed 407) and at 450 ms a decision +0.107 ± 0.113 (200
+    #: deals, 69 hands; seed 413); against the heuristic +0.040 ± 0.075 (250 deals, 53
+    #: hands; seed 411). With the floor at −4 it was +0.015 ± 0.104 (seed 51, 200
+    #: deals). The bid plays twice the contracts: at 450 ms its median is 442 ms, not
+    #: 234 (30 hands against random), and the clock cuts its last worlds.
+    solo_candidates: int = 7
     #: Below this hand count (``heuristic.solo_value``, of the solo it likes best) no
     #: solo is simulated: the count only spares the bid the hands it cannot make one of.
     #: −6 instead of −4, priced on the hands the two bid otherwise (benchmarks/bid_ab.py,

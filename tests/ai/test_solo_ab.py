@@ -16,8 +16,14 @@ solo_ab = load("solo_ab")
 
 #: 8 worlds a decision and at the bid, each announcement made as soon as it pays (the
 #: deal below was found so).
-A = {"samples": 8, "bid_factor": 1, "solo_raise_margin": 0.6, "announce_wait": False}
-B = {"samples": 8, "bid_factor": 1, "solo_raise_margin": -3.0, "announce_wait": False}
+A = {
+    "samples": 8,
+    "bid_factor": 1,
+    "solo_candidates": 3,
+    "solo_raise_margin": 0.6,
+    "announce_wait": False,
+}
+B = {**A, "solo_raise_margin": -3.0}
 
 
 def test_only_the_solo_is_played_twice_and_a_normal_game_would_have_been_the_same() -> None:

@@ -535,7 +535,9 @@ def test_an_owed_compulsory_solo_is_played_with_a_hand_good_enough_for_it() -> N
         hands = deal(random.Random(f"owed:{seed}"))
         owes = (owed, False, False, False)
         state = GameState.new(GameSetup(rules=rules, dealer=3, hands=hands, solo_owed=owes))
-        action = StrongStrategy(samples=8).choose(player_view(state, 0), random.Random(seed))
+        # The three solos the count likes best, as when the seeds were chosen.
+        strategy = StrongStrategy(samples=8, solo_candidates=3)
+        action = strategy.choose(player_view(state, 0), random.Random(seed))
         assert isinstance(action, Bid)
         return action.reservation
 
@@ -643,6 +645,29 @@ def test_the_simulation_picks_the_solo_and_a_hand_the_count_rejects_stays_health
     assert bid(liked, -2.0, -1.0) is Reservation.CLUBS_SOLO
 
 
+def test_the_bid_simulates_every_solo_not_only_those_the_count_likes_best() -> None:
+    """The count puts a queen solo last for ♠-rich deal 1 (−10.5; spades −0.4): where
+    only a queen solo simulates well, the bid still finds it (``solo_candidates`` 7);
+    with the three the count likes best (spades, hearts, diamonds) it says healthy."""
+    view = player_view(GameState.new(GameSetup(dealer=3, hands=deal(random.Random("1:1:deal")))), 0)
+
+    class Queens(Simulated):
+        """Only a queen solo simulates above a normal game."""
+
+        def _simulate(self, view, hands, contract, rng):  # type: ignore[no-untyped-def]
+            if contract is None:
+                return 1.0, 1.0
+            return (3.0 if contract is Contract.QUEEN_SOLO else -5.0), -9.0
+
+    def bid(**options: Any) -> Reservation:
+        action = Queens(samples=4, **options).choose(view, random.Random(1))
+        assert isinstance(action, Bid)
+        return action.reservation
+
+    assert bid() is Reservation.QUEEN_SOLO
+    assert bid(solo_candidates=3) is Reservation.HEALTHY
+
+
 def test_a_hand_the_count_puts_up_to_6_below_a_solo_is_simulated_and_below_that_not() -> None:
     """The count rules a solo out only from 6 below (``solo_floor``): a hand it puts at
     −5.7 is still simulated, and played as a solo where the simulation likes it; a hand
@@ -686,7 +711,11 @@ def test_with_both_queens_of_clubs_a_middling_hand_marries_instead_of_playing_a_
 
     def bid(marriage_bids: bool) -> Reservation:
         strategy = StrongStrategy(
-            samples=8, bid_factor=1, table_noise=judged, marriage_bids=marriage_bids
+            samples=8,
+            bid_factor=1,
+            solo_candidates=3,  # as in the logged run
+            table_noise=judged,
+            marriage_bids=marriage_bids,
         )
         action = strategy.choose(view, random.Random(5))
         assert isinstance(action, Bid)
