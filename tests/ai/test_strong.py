@@ -678,13 +678,13 @@ def test_a_hand_the_count_puts_up_to_6_below_a_solo_is_simulated_and_below_that_
             GameState.new(GameSetup(dealer=3, hands=deal(random.Random(f"1:{index}:deal")))), 0
         )
 
+    def count(view: PlayerView) -> float:
+        """The hand count of the solo it likes best, as the bid takes it."""
+        return max(solo_value(view.hand, Contract(r.value), DDV) for r in Reservation if r.is_solo)
+
     middling, poor = hand(17), hand(2)
-    assert max(
-        solo_value(middling.hand, Contract(r.value), DDV) for r in Reservation if r.is_solo
-    ) == pytest.approx(-5.7)
-    assert max(
-        solo_value(poor.hand, Contract(r.value), DDV) for r in Reservation if r.is_solo
-    ) == pytest.approx(-7.1)
+    assert count(middling) == pytest.approx(-5.7)
+    assert count(poor) == pytest.approx(-7.1)
     chance = (None, 1.0, 1.0, 1.0)
     assert simulated_bid(middling, -1.5, -1.5, judged=chance).is_solo
     assert simulated_bid(middling, -2.5, -2.5, judged=chance) is Reservation.HEALTHY
