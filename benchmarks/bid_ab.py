@@ -73,8 +73,9 @@ class Probe(StrongStrategy):
         rng: random.Random,
         marriage: bool = False,
         poor: bool = False,
+        margin: float | None = None,
     ) -> tuple[Reservation | None, float, Reservation | None]:
-        self.best, gain, plain = super()._solo_gain(view, fit, forced, rng, marriage, poor)
+        self.best, gain, plain = super()._solo_gain(view, fit, forced, rng, marriage, poor, margin)
         return self.best, gain, plain
 
     def _takes_solo(self, view: PlayerView, gain: float, count: float) -> bool:
@@ -98,8 +99,9 @@ class Fixed(StrongStrategy):
         rng: random.Random,
         marriage: bool = False,
         poor: bool = False,
+        margin: float | None = None,
     ) -> tuple[Reservation | None, float, Reservation | None]:
-        best, gain, plain = super()._solo_gain(view, fit, forced, rng, marriage, poor)
+        best, gain, plain = super()._solo_gain(view, fit, forced, rng, marriage, poor, margin)
         return self.solo or best, gain, plain
 
     def _takes_solo(self, view: PlayerView, gain: float, count: float) -> bool:

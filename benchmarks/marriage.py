@@ -84,9 +84,13 @@ class Bidder(StrongStrategy):
     view: PlayerView | None = None
 
     def _bid_values(
-        self, view: PlayerView, candidates: Sequence[Reservation | None], rng: random.Random
+        self,
+        view: PlayerView,
+        candidates: Sequence[Reservation | None],
+        rng: random.Random,
+        margin: float | None = None,
     ) -> dict[Reservation | None, float]:
-        values = super()._bid_values(view, candidates, rng)
+        values = super()._bid_values(view, candidates, rng, margin)
         self.noted = {
             "values": {("healthy" if c is None else c.value): v for c, v in values.items()},
             "margin": self._solo_margin(view),

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 import random
-import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -24,7 +22,7 @@ from dokobot.engine import (
 from . import make_strategy
 from .base import Strategy
 from .skill import Skill, judge, table_noise
-from .strong import StrongStrategy
+from .strong import StrongStrategy, mean_se
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -148,14 +146,6 @@ def session_results(
     return out
 
 
-def _mean_se(values: Sequence[float]) -> tuple[float, float]:
-    if not values:
-        return 0.0, 0.0
-    mean = statistics.fmean(values)
-    se = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return mean, se
-
-
 def _rate(hits: int, total: int) -> float | None:
     return hits / total if total else None
 
@@ -177,9 +167,9 @@ def summarise(
     strategies: dict[str, Any] = {}
     timing: dict[str, Any] = {}
     for name, rows in by_name.items():
-        mean, se = _mean_se([r.score for r in rows])
+        mean, se = mean_se([r.score for r in rows])
         non_solo = [r.score for r in rows if not r.solo_game]
-        mean_ns, se_ns = _mean_se(non_solo)
+        mean_ns, se_ns = mean_se(non_solo)
         re_rows = [r for r in rows if r.party == "re" and not r.solo_game]
         ko_rows = [r for r in rows if r.party == "kontra" and not r.solo_game]
         solos = [r for r in rows if r.soloist]

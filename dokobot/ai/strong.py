@@ -76,6 +76,10 @@ from .worlds import Dealer, deal_unseen, unseen_cards, world
 
 #: Worlds a decision searches however short its time: fewer tell too little.
 LEAST_WORLDS = 8
+#: The bid's race (``StrongStrategy.race_sigmas``) first looks after this many deals,
+#: then after every ``RACE_EVERY`` more.
+RACE_FROM = 16
+RACE_EVERY = 8
 
 
 @dataclasses.dataclass
@@ -102,8 +106,10 @@ class StrongStrategy:
     #: the hands the two bids decide otherwise (benchmarks/bid_ab.py, 400 deals × 4
     #: seats each): +0.130 ± 0.058 and +0.081 ± 0.061 a game against random (seeds 21,
     #: 22; together +0.106 ± 0.042, p = 0.01), +0.113 ± 0.053 against the heuristic
-    #: (seed 23, p = 0.03); logs in benchmarks/results/bid_factor4_*.
-    bid_factor: int = 4
+    #: (seed 23, p = 0.03); logs in benchmarks/results/bid_factor4_*. 8 since the bid
+    #: races its candidates (``race_sigmas``): the contracts still in question get up
+    #: to 320 deals, in less time than 160 for every candidate took.
+    bid_factor: int = 8
     #: The bid simulates this many solos, those the heuristic's hand count likes best.
     #: All 7 of DDV, not 3, priced on the hands bid otherwise (benchmarks/bid_ab.py,
     #: logs in benchmarks/results/solo_candidates7_*): against random, 500 deals × 4
@@ -114,6 +120,17 @@ class StrongStrategy:
     #: deals). The bid plays twice the contracts: at 450 ms its median is 442 ms, not
     #: 234 (30 hands against random), and the clock cuts its last worlds.
     solo_candidates: int = 7
+    #: The bid races its candidates (``_race``): from ``RACE_FROM`` deals on, every
+    #: ``RACE_EVERY``, a contract this many standard errors out of the running is
+    #: simulated no further, so the deals go to the contracts still in question
+    #: (Infinity: every candidate on every deal). At 450 ms against random
+    #: (benchmarks/bid_time.py, 60 bids) the bid's median is 74 ms, not 445, and 58
+    #: of the 60 bids are the same; priced on the hands bid otherwise
+    #: (benchmarks/bid_ab.py, no clock, with ``bid_factor`` 8 against no race at 4):
+    #: +0.022 ± 0.048 a game against random (300 deals, seed 431), +0.045 ± 0.042
+    #: against the heuristic (250 deals, seed 435); both at 450 ms a decision, +0.131 ±
+    #: 0.071 against random (200 deals, seed 437); logs in benchmarks/results/race_*.
+    race_sigmas: float = 3.0
     #: Below this hand count (``heuristic.solo_value``, of the solo it likes best) no
     #: solo is simulated: the count only spares the bid the hands it cannot make one of.
     #: −6 instead of −4, priced on the hands the two bid otherwise (benchmarks/bid_ab.py,
@@ -752,7 +769,13 @@ class StrongStrategy:
             if not (marriage or poor):
                 return fallback
             fit = []
-        best, gain, plain = self._solo_gain(view, fit, forced, rng, marriage, poor)
+        # The race may stop weighing the solos against the game without one once the
+        # best is sure to fall short of the margin (or sure to pass it), but not where a
+        # marriage or poverty makes that game, nor where the count takes a solo anyway.
+        race = None if forced or marriage or poor else self._solo_margin(view)
+        if race is not None and count > 0:
+            race = -math.inf
+        best, gain, plain = self._solo_gain(view, fit, forced, rng, marriage, poor, margin=race)
         if plain is not None:
             fallback = legal[plain]
             if not self.count_with_marriage:
@@ -771,12 +794,14 @@ class StrongStrategy:
         rng: random.Random,
         marriage: bool = False,
         poor: bool = False,
+        margin: float | None = None,
     ) -> tuple[Reservation | None, float, Reservation | None]:
         """The solo of ``fit`` that simulates best (``None``: no solo to weigh), by how
         many score points a deal it simulates better than the game without a solo
         (``forced``: no such game, 0), and which that game is: with ``marriage``,
         healthy (a silent marriage) or a marriage; with ``poor``, healthy or poverty,
-        whichever simulates better; else ``None`` (the heuristic's)."""
+        whichever simulates better; else ``None`` (the heuristic's). ``margin``: the
+        gain a solo needs, which lets the bid's race settle solo or not early."""
         candidates: list[Reservation | None] = list(fit)
         if not forced:
             candidates.append(None)
@@ -784,7 +809,7 @@ class StrongStrategy:
             candidates.append(Reservation.MARRIAGE)
         if poor:
             candidates.append(Reservation.POVERTY)
-        totals = self._bid_values(view, candidates, rng)
+        totals = self._bid_values(view, candidates, rng, margin)
         choice: Reservation | None = None
         base = totals.get(None, 0.0)
         if marriage:
@@ -805,33 +830,69 @@ class StrongStrategy:
         return best, 0.0 if forced else totals[best] - base, choice
 
     def _bid_values(
-        self, view: PlayerView, candidates: Sequence[Reservation | None], rng: random.Random
+        self,
+        view: PlayerView,
+        candidates: Sequence[Reservation | None],
+        rng: random.Random,
+        margin: float | None = None,
     ) -> dict[Reservation | None, float]:
-        """Each candidate's mean score over the same simulated deals (``None``: healthy)."""
+        """Each candidate's mean score over the same simulated deals (``None``: healthy);
+        a candidate the race drops (``_race``) keeps the mean it was dropped with."""
         # The same deals for every candidate, dealt and played until the budget ends.
         deadline = _deadline(self.budget_ms)
         start = time.perf_counter()
-        plain = dict.fromkeys(candidates, 0.0)
-        called = dict.fromkeys(candidates, 0.0)
-        played = 0
-        for _ in range(max(LEAST_WORLDS, self.bid_factor * self.samples)):
+        # Per candidate and deal: its score without an announcement and with one.
+        plain: dict[Reservation | None, list[float]] = {c: [] for c in candidates}
+        called: dict[Reservation | None, list[float]] = {c: [] for c in candidates}
+        active = list(candidates)
+        for played in range(1, max(LEAST_WORLDS, self.bid_factor * self.samples) + 1):
             hands = self._deal_rest(view, rng)
-            for candidate in candidates:
+            for candidate in active:
                 contract = None if candidate is None else Contract(candidate.value)
                 without, with_call = self._simulate(view, hands, contract, rng)
-                plain[candidate] += without
-                called[candidate] += with_call
-            played += 1
+                plain[candidate].append(without)
+                called[candidate].append(with_call)
+            if played >= RACE_FROM and played % RACE_EVERY == 0:
+                values = {c: self._bid_column(plain[c], called[c]) for c in active}
+                active = self._race(values, margin)
+                if len(active) < 2:
+                    break  # nothing left to tell apart
             if deadline is not None and played >= 4 and _past(deadline, start, played):
                 break
-        # Each contract is worth the better of announcing Re (Kontra) at once and never
-        # announcing: Re adds 2 to the game value (docs/rules.md §8), which the soloist
-        # scores three times on a high chance to win, a normal game once on a lower one.
-        # (A marriage's Re waits for its partner, found in the first tricks.)
-        return {
-            c: (max(plain[c], called[c]) if self.bid_calls else plain[c]) / played
-            for c in candidates
+        return {c: statistics.fmean(self._bid_column(plain[c], called[c])) for c in candidates}
+
+    def _bid_column(self, plain: list[float], called: list[float]) -> list[float]:
+        """A contract's scores on its deals as the bid values it: with ``bid_calls``, the
+        better of announcing Re (Kontra) at once and never announcing, over all deals."""
+        # Re adds 2 to the game value (docs/rules.md §8), which the soloist scores three
+        # times on a high chance to win, a normal game once on a lower one. (A
+        # marriage's Re waits for its partner, found in the first tricks.)
+        return called if self.bid_calls and sum(called) > sum(plain) else plain
+
+    def _race(
+        self, values: dict[Reservation | None, list[float]], margin: float | None
+    ) -> list[Reservation | None]:
+        """The candidates still worth simulating (successive elimination on the paired
+        deals): a solo that simulates worse than the best solo by more than
+        ``race_sigmas`` standard errors is dropped; with ``margin`` (the gain a solo
+        needs over the game without one, ``None`` in it), all solos once the best is
+        that sure to fall short of it, or that game once the best is that sure to pass."""
+        z = self.race_sigmas
+        solos = [c for c in values if c is not None and c.is_solo]
+        if not solos or math.isinf(z):
+            return list(values)
+        best = max(solos, key=lambda c: statistics.fmean(values[c]))
+        drop: set[Reservation | None] = {
+            c for c in solos if c is not best and _surely_below(values[c], values[best], z)
         }
+        if margin is not None and None in values:
+            gain = [a - b for a, b in zip(values[best], values[None], strict=True)]
+            mean, se = mean_se(gain)
+            if mean + z * se < margin:
+                drop.update(solos)
+            elif mean - z * se > margin:
+                drop.add(None)
+        return [c for c in values if c not in drop]
 
     def _solo_margin(self, view: PlayerView) -> float:
         """How much worse than a normal game a voluntary solo may simulate and still be
@@ -1005,6 +1066,22 @@ def _with_call(state: GameState, party: Party, level: int) -> GameState:
     else:
         new = dataclasses.replace(calls, kontra_level=max(calls.kontra_level, level))
     return dataclasses.replace(state, calls=new)
+
+
+def mean_se(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error (0 for fewer than two values)."""
+    if not values:
+        return 0.0, 0.0
+    mean = statistics.fmean(values)
+    se = statistics.stdev(values, mean) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean, se
+
+
+def _surely_below(a: Sequence[float], b: Sequence[float], z: float) -> bool:
+    """Whether ``a`` scores below ``b`` on the same deals by more than ``z`` standard
+    errors of their differences."""
+    mean, se = mean_se([x - y for x, y in zip(a, b, strict=True)])
+    return mean + z * se < 0
 
 
 def _weighted(weights: Sequence[float], values: Sequence[float]) -> float:

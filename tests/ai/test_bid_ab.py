@@ -7,13 +7,13 @@ from dokobot.ai.arena import play_deal
 from dokobot.ai.strong import StrongStrategy
 from dokobot.engine import Contract, outcome
 
-from .benchmarks import load
+from .benchmarks import LOGGED_BID, load
 
 bid_ab = load("bid_ab")
 
-#: The run these tests reproduce bid among the three solos the hand count likes best.
-A = {"samples": 8, "bid_factor": 1, "solo_candidates": 3}
-B = {"samples": 8, "bid_factor": 4, "solo_candidates": 3}
+LOGGED = {**LOGGED_BID, "samples": 8}
+A = {**LOGGED, "bid_factor": 1}
+B = {**LOGGED, "bid_factor": 4}
 
 
 def test_a_hand_the_versions_bid_otherwise_is_played_both_ways_as_a_would_play() -> None:
@@ -45,8 +45,8 @@ def test_a_hand_below_one_versions_floor_is_played_as_the_others_solo() -> None:
     simulates a meatless solo 0.28 points a game below one, within the margin against
     chance players (−3), and plays it. The solo is played though A would not weigh it:
     won, +9, where A's normal game loses 3."""
-    low = {"samples": 8, "solo_candidates": 3, "solo_floor": -4.0}
-    rows = bid_ab.one(4, 401, "random", low, {"samples": 8, "solo_candidates": 3})
+    low = {**LOGGED, "solo_floor": -4.0}
+    rows = bid_ab.one(4, 401, "random", low, LOGGED)
     row = next(r for r in rows if r["seat"] == 2)
     assert row["a"] is None
     noted = row["b"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from .benchmarks import ROOT, load
+from .benchmarks import LOGGED_BID, ROOT, load
 
 marriage = load("marriage")
 
@@ -16,7 +16,7 @@ def test_a_middling_hand_with_both_queens_went_solo_and_now_marries() -> None:
     best (meatless) −12. The old rule measured that solo against the silent marriage
     and played it; the strong AI's rule measures it against the marriage and marries.
     The run is the first hand of benchmarks/results/marriage_random_seed31.jsonl."""
-    rows = marriage.one(0, 31, "random", solo_candidates=3)  # as the logged run bid
+    rows = marriage.one(0, 31, "random", **LOGGED_BID)
     row = next(r for r in rows if r["seat"] == 2)
     assert row["scores"] == {"healthy": -3, "marriage": 6, "solo:meatless": -12}
     assert row["best"] == "solo:meatless" and row["heuristic"] == "marriage"

@@ -10,7 +10,7 @@ from dokobot.ai.arena import play_deal
 from dokobot.ai.strong import StrongStrategy
 from dokobot.engine import DDV, GameSetup, deal, outcome
 
-from .benchmarks import load
+from .benchmarks import LOGGED_BID, load
 
 solo_margin = load("solo_margin")
 
@@ -22,15 +22,16 @@ def test_a_hand_just_below_the_margin_is_played_as_the_solo_and_as_todays_normal
     against three chance players (−3, ``chance_solo_margin``) plays it healthy. The
     benchmark's normal game is exactly the game the strong AI plays there (+3); its
     other game is the solo, on the same seeds (a meatless solo, won: +9)."""
-    solo, noted = solo_margin.play(3, 3, 0, "solo", "random", 1.0, samples=8, solo_candidates=3)
-    normal, _ = solo_margin.play(3, 3, 0, "normal", "random", 1.0, samples=8, solo_candidates=3)
+    logged = {**LOGGED_BID, "samples": 8}
+    solo, noted = solo_margin.play(3, 3, 0, "solo", "random", 1.0, **logged)
+    normal, _ = solo_margin.play(3, 3, 0, "normal", "random", 1.0, **logged)
     assert noted == (-4.0625, -3.3, -3.0)
     assert solo is not None and normal is not None
     assert solo["contract"] == "solo:meatless" and solo["soloist"] == 0
     assert normal["contract"] == "normal" and 0 in normal["kontra"]
     assert (solo["scores"][0], normal["scores"][0]) == (9, 3)
 
-    strong = StrongStrategy(samples=8, solo_candidates=3, table_noise=(None, 1.0, 1.0, 1.0))
+    strong = StrongStrategy(table_noise=(None, 1.0, 1.0, 1.0), **logged)
     players = [strong if s == 0 else make_strategy("random") for s in range(4)]
     hands = deal(random.Random("3:3:deal"))
     state, _ = play_deal(
@@ -41,7 +42,7 @@ def test_a_hand_just_below_the_margin_is_played_as_the_solo_and_as_todays_normal
     # The deal's other seats: two hands the count puts at −5.1 and −5.6 are simulated
     # too (above ``solo_floor``), 7.4 and 4.1 points below a normal game; a margin of
     # −5 would play the second as a solo and lose 6 where the normal game gains 2.
-    rows = solo_margin.one(3, 3, "random", 1.0, -10.0, samples=8, solo_candidates=3)
+    rows = solo_margin.one(3, 3, "random", 1.0, -10.0, **logged)
     assert rows == [(-4.0625, -3.3, 9, 3), (-7.40625, -5.1, -3, 4), (-4.125, -5.6, -6, 2)]
 
 

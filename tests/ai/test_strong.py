@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
+from collections import Counter
 from itertools import product
 from typing import Any
 
@@ -45,6 +47,7 @@ from dokobot.engine import (
 from dokobot.engine.cards import CARD_POINTS
 
 from ..house_rules import house_rules
+from .benchmarks import LOGGED_BID
 
 CONTRACTS = [
     "healthy",
@@ -535,8 +538,8 @@ def test_an_owed_compulsory_solo_is_played_with_a_hand_good_enough_for_it() -> N
         hands = deal(random.Random(f"owed:{seed}"))
         owes = (owed, False, False, False)
         state = GameState.new(GameSetup(rules=rules, dealer=3, hands=hands, solo_owed=owes))
-        # The three solos the count likes best, as when the seeds were chosen.
-        strategy = StrongStrategy(samples=8, solo_candidates=3)
+        # As when the seeds were chosen.
+        strategy = StrongStrategy(samples=8, **LOGGED_BID)
         action = strategy.choose(player_view(state, 0), random.Random(seed))
         assert isinstance(action, Bid)
         return action.reservation
@@ -666,6 +669,48 @@ def test_the_bid_simulates_every_solo_not_only_those_the_count_likes_best() -> N
 
     assert bid() is Reservation.QUEEN_SOLO
     assert bid(solo_candidates=3) is Reservation.HEALTHY
+
+
+def test_the_bid_races_its_solos_and_spends_its_deals_on_those_still_in_question() -> None:
+    """Deal 1 (the count leaves it to the simulation), each deal's score drawn around a
+    mean per contract (± 2): a normal game 1, the spades solo 0, the queen solo −0.6,
+    every other solo −8. The five far behind are dropped at the race's first look (16
+    deals), the spades and queen solos, too close to tell apart, are played on all 160;
+    the normal game until the spades solo is surely within the margin (−2). The bid is
+    the spades solo, as without the race, which plays every contract on every deal.
+    Where the best solo is surely short of the margin, the bid ends after 16 deals."""
+    view = player_view(GameState.new(GameSetup(dealer=3, hands=deal(random.Random("1:1:deal")))), 0)
+    means = {None: 1.0, Contract.SPADES_SOLO: 0.0, Contract.QUEEN_SOLO: -0.6}
+
+    class Drawn(StrongStrategy):
+        played: Counter[Contract | None]
+
+        def _simulate(self, view, hands, contract, rng):  # type: ignore[no-untyped-def]
+            self.played[contract] += 1
+            value = means.get(contract, -8.0) + rng.gauss(0.0, 2.0)
+            return value, value - 9.0
+
+    def bid(**options: Any) -> tuple[Reservation, Counter[Contract | None]]:
+        strategy = Drawn(bid_factor=4, **options)
+        strategy.played = Counter()
+        action = strategy.choose(view, random.Random(1))
+        assert isinstance(action, Bid)
+        return action.reservation, strategy.played
+
+    reservation, played = bid()
+    assert reservation is Reservation.SPADES_SOLO
+    assert played[Contract.SPADES_SOLO] == played[Contract.QUEEN_SOLO] == 160
+    others = {c: n for c, n in played.items() if c not in means}
+    assert len(others) == 5 and set(others.values()) == {16}
+    assert 16 < played[None] < 160
+    reservation, played = bid(race_sigmas=math.inf)
+    assert reservation is Reservation.SPADES_SOLO
+    assert len(played) == 8 and set(played.values()) == {160}
+
+    means[Contract.SPADES_SOLO] = means[Contract.QUEEN_SOLO] = -6.0
+    reservation, played = bid()
+    assert reservation is Reservation.HEALTHY
+    assert len(played) == 8 and set(played.values()) == {16}
 
 
 def test_a_hand_the_count_puts_up_to_6_below_a_solo_is_simulated_and_below_that_not() -> None:
