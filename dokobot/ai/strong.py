@@ -771,7 +771,8 @@ class StrongStrategy:
             fit = []
         # The race may stop weighing the solos against the game without one once the
         # best is sure to fall short of the margin (or sure to pass it), but not where a
-        # marriage or poverty makes that game, nor where the count takes a solo anyway.
+        # marriage or poverty may be that game; where the count takes a solo anyway,
+        # only which solo is in question.
         race = None if forced or marriage or poor else self._solo_margin(view)
         if race is not None and count > 0:
             race = -math.inf

@@ -675,7 +675,8 @@ def test_the_bid_races_its_solos_and_spends_its_deals_on_those_still_in_question
     """Deal 1 (the count leaves it to the simulation), each deal's score drawn around a
     mean per contract (± 2): a normal game 1, the spades solo 0, the queen solo −0.6,
     every other solo −8. The five far behind are dropped at the race's first look (16
-    deals), the spades and queen solos, too close to tell apart, are played on all 160;
+    deals), the spades and queen solos, too close to tell apart, are played on all 160
+    (``bid_factor`` 4);
     the normal game until the spades solo is surely within the margin (−2). The bid is
     the spades solo, as without the race, which plays every contract on every deal.
     Where the best solo is surely short of the margin, the bid ends after 16 deals."""
