@@ -184,7 +184,11 @@ async def test_the_table_judges_every_players_cards_and_keeps_the_sheet(
         # choice — most of the twelve tricks.
         assert set(sheet) <= {str(s.player_id) for s in table.seats if s is not None}
         assert sum(cards for _, _, cards in sheet.values()) >= 6
-        assert all(loss >= 0 and chance > 0 for loss, chance, _ in sheet.values())
+        # A player's few judged cards may all have been alike (nothing to lose by
+        # chance there), so only the sum of what chance loses must be above 0.
+        for loss, chance, cards in sheet.values():
+            assert loss >= 0 and chance >= 0 and cards > 0
+        assert sum(chance for _, chance, _ in sheet.values()) > 0
         stored = await storage.tables.get(table.table_id)
         assert stored is not None and stored.settings["skill"] == sheet
         noise = svc._table_noise(table)
