@@ -887,11 +887,9 @@ class StrongStrategy:
             c for c in solos if c is not best and _surely_below(values[c], values[best], z)
         }
         if margin is not None and None in values:
-            gain = [a - b for a, b in zip(values[best], values[None], strict=True)]
-            mean, se = mean_se(gain)
-            if mean + z * se < margin:
+            if _surely_below(values[best], values[None], z, margin):
                 drop.update(solos)
-            elif mean - z * se > margin:
+            elif _surely_below(values[None], values[best], z, -margin):
                 drop.add(None)
         return [c for c in values if c not in drop]
 
@@ -1078,11 +1076,11 @@ def mean_se(values: Sequence[float]) -> tuple[float, float]:
     return mean, se
 
 
-def _surely_below(a: Sequence[float], b: Sequence[float], z: float) -> bool:
-    """Whether ``a`` scores below ``b`` on the same deals by more than ``z`` standard
-    errors of their differences."""
+def _surely_below(a: Sequence[float], b: Sequence[float], z: float, by: float = 0.0) -> bool:
+    """Whether ``a`` minus ``b`` on the same deals lies below ``by`` by more than ``z``
+    standard errors of their differences."""
     mean, se = mean_se([x - y for x, y in zip(a, b, strict=True)])
-    return mean + z * se < 0
+    return mean + z * se < by
 
 
 def _weighted(weights: Sequence[float], values: Sequence[float]) -> float:

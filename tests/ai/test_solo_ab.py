@@ -10,16 +10,16 @@ from dokobot.ai.arena import play_deal
 from dokobot.ai.strong import StrongStrategy
 from dokobot.engine import DDV, GameSetup, deal, outcome
 
-from .benchmarks import load
+from .benchmarks import LOGGED_BID, load
 
 solo_ab = load("solo_ab")
 
 #: 8 worlds a decision and at the bid, each announcement made as soon as it pays (the
 #: deal below was found so).
 A = {
+    **LOGGED_BID,
     "samples": 8,
     "bid_factor": 1,
-    "solo_candidates": 3,
     "solo_raise_margin": 0.6,
     "announce_wait": False,
 }

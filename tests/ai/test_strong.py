@@ -756,12 +756,9 @@ def test_with_both_queens_of_clubs_a_middling_hand_marries_instead_of_playing_a_
     judged = (1.0, 1.0, None, 1.0)
 
     def bid(marriage_bids: bool) -> Reservation:
+        logged = {**LOGGED_BID, "bid_factor": 1}
         strategy = StrongStrategy(
-            samples=8,
-            bid_factor=1,
-            solo_candidates=3,  # as in the logged run
-            table_noise=judged,
-            marriage_bids=marriage_bids,
+            samples=8, table_noise=judged, marriage_bids=marriage_bids, **logged
         )
         action = strategy.choose(view, random.Random(5))
         assert isinstance(action, Bid)
