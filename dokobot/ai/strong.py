@@ -179,8 +179,13 @@ class StrongStrategy:
     #: the hands it changes (benchmarks/solo_margin.py, 300 deals each, seeds 5, 6, 7):
     #: −3 gained +0.08 ± 0.04, +0.06 ± 0.06, +0.07 ± 0.05 a game; −4 +0.06 ± 0.08,
     #: +0.15 ± 0.08, +0.02 ± 0.07; −5 −0.02, +0.12, −0.09. Beyond −3 (seed 8): −4
-    #: +0.02 ± 0.06, −5 −0.04 ± 0.08, −6 −0.19 ± 0.10.
-    chance_solo_margin: float = -3.0
+    #: +0.02 ± 0.06, −5 −0.04 ± 0.08, −6 −0.19 ± 0.10. −4 since the bid races its
+    #: candidates (``race_sigmas``), priced the same way (benchmarks/bid_ab.py
+    #: --margins, 1,150 deals over seeds 443, 451, 457, 461; logs in benchmarks/
+    #: results/race_margins_*): +0.081 ± 0.034 a game (p = 0.02; the three seeds after
+    #: the one that found it +0.064 ± 0.038); −3.5 +0.060 ± 0.030 (three seeds), −4.5
+    #: −0.10 ± 0.09 and −5 −0.14 ± 0.10 (seed 457).
+    chance_solo_margin: float = -4.0
     #: A compulsory solo still owed (tournament list) costs this much in a later game,
     #: where it may have to be played with any hand (Vorführen): a solo now that
     #: simulates up to this much worse than a normal game is still the better moment.

@@ -615,7 +615,7 @@ def simulated_bid(
 def test_the_simulation_picks_the_solo_and_a_hand_the_count_rejects_stays_healthy() -> None:
     """A hand the count likes is played as a solo, of the type that simulates best; a
     hand it rejects only if the simulation finds the solo at most ``solo_margin`` worse
-    than a normal game (2), or ``chance_solo_margin`` (3) against three seats the table
+    than a normal game (2), or ``chance_solo_margin`` (4) against three seats the table
     judges random."""
     liked = player_view(
         GameState.new(GameSetup(dealer=3, hands=deal(random.Random("1:65:deal")))), 0
@@ -638,7 +638,9 @@ def test_the_simulation_picks_the_solo_and_a_hand_the_count_rejects_stays_health
     assert bid(rejected, -1.5, -2.0) is Reservation.HEALTHY
     assert bid(rejected, -1.5, -2.0, judged=(None, 1.0, 1.0, 1.0)).is_solo
     assert bid(rejected, -1.5, -2.0, judged=(None, 1.0, 0.25, 1.0)) is Reservation.HEALTHY
-    assert bid(rejected, -2.5, -2.0, judged=(None, 1.0, 1.0, 1.0)) is Reservation.HEALTHY
+    # 3 below against three chance players: still a solo; 4.5 below: healthy.
+    assert bid(rejected, -2.5, -2.0, judged=(None, 1.0, 1.0, 1.0)) is Reservation.CLUBS_SOLO
+    assert bid(rejected, -3.5, -3.5, judged=(None, 1.0, 1.0, 1.0)) is Reservation.HEALTHY
     # A solo worth 6 with its Re at once beats a normal game worth 1.5 with one, though
     # silent it simulates 5 below: each contract counts with its better way to announce.
     assert bid(rejected, -4.0, -4.0, called=6.0).is_solo
@@ -733,7 +735,7 @@ def test_a_hand_the_count_puts_up_to_6_below_a_solo_is_simulated_and_below_that_
     assert count(poor) == pytest.approx(-7.1)
     chance = (None, 1.0, 1.0, 1.0)
     assert simulated_bid(middling, -1.5, -1.5, judged=chance).is_solo
-    assert simulated_bid(middling, -2.5, -2.5, judged=chance) is Reservation.HEALTHY
+    assert simulated_bid(middling, -3.5, -3.5, judged=chance) is Reservation.HEALTHY
     # The floor as it was (−4): the same hand never got as far as the simulation.
     assert simulated_bid(middling, -1.5, -1.5, judged=chance, solo_floor=-4.0) is (
         Reservation.HEALTHY
