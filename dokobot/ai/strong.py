@@ -99,6 +99,16 @@ class StrongStrategy:
     #: benchmarks/results/solo_samples120_random_seed211.jsonl): +0.52 ± 0.54 a solo,
     #: +0.13 ± 0.13 a game (p = 0.33), not enough to show; off.
     solo_samples: int | None = None
+    #: Against three chance players a soloist searches this many times ``samples``
+    #: worlds (with ``budget_ms`` as many as fit): their random cards make one playout
+    #: of a world say little, and a chance table's worlds are not weighed, so they cost
+    #: only their playouts. Judged by 400 worlds (benchmarks/solo_regret.py, 267
+    #: decisions of 25 solos against random, each card priced on 400 other worlds), 40
+    #: worlds chose cards 0.135 ± 0.014 points worse than the judge's pick, 1.45 a
+    #: solo; at 450 ms a decision with this factor 0.009 ± 0.007, 0.09 a solo. The
+    #: bar's command: +4.40 ± 0.14 a game (with ``chance_solo_margin`` −4; +4.20 before
+    #: both), decisions p95 456 ms, max 507.
+    chance_solo_factor: int = 10
     #: The bid plays each candidate contract on this many times ``samples`` deals; with
     #: ``budget_ms`` the most that fit in the time. 4, not 1 (160 deals, a bid median
     #: 221 ms instead of 76 on a machine where benchmarks/solver.py gives 7.5 ms): the
@@ -510,9 +520,11 @@ class StrongStrategy:
 
     def _samples(self, view: PlayerView) -> int:
         """How many worlds the seat's card play searches."""
-        if self.solo_samples is not None and is_soloist(view):
+        if not is_soloist(view):
+            return self.samples
+        if self.solo_samples is not None:
             return self.solo_samples
-        return self.samples
+        return self.samples * (1 if self._minded(view) else self.chance_solo_factor)
 
     def _lean(
         self,

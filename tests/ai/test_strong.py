@@ -827,14 +827,19 @@ def test_with_both_queens_of_clubs_a_solo_must_beat_the_better_of_both_marriages
     assert bid(liked, -3.0, 4.0, 3.0) == "solo:diamonds"
 
 
-def test_a_soloist_whose_hand_count_says_re_announces_it_even_if_the_playouts_doubt() -> None:
-    """The playouts' soloist plays worse than the strong AI, so a clubs solo with a
-    count of 3.3 (over the heuristic's 2.5 for Re) is announced at the first card."""
-    hands = deal(random.Random("1:164:deal"))
-    state = GameState.new(GameSetup(dealer=3, hands=hands))
+def clubs_solo() -> GameState:
+    """Deal 164 of seed 1: seat 0 plays a clubs solo (its count 3.3) and leads."""
+    state = GameState.new(GameSetup(dealer=3, hands=deal(random.Random("1:164:deal"))))
     state = apply(state, Bid(0, Reservation.CLUBS_SOLO))
     for seat in (1, 2, 3):
         state = apply(state, Bid(seat, Reservation.HEALTHY))
+    return state
+
+
+def test_a_soloist_whose_hand_count_says_re_announces_it_even_if_the_playouts_doubt() -> None:
+    """The playouts' soloist plays worse than the strong AI, so a clubs solo with a
+    count of 3.3 (over the heuristic's 2.5 for Re) is announced at the first card."""
+    state = clubs_solo()
     assert state.phase is Phase.PLAY and state.to_act == 0
 
     class Doubting(StrongStrategy):
@@ -851,11 +856,7 @@ def test_a_soloist_whose_hand_count_says_re_announces_it_even_if_the_playouts_do
 def test_a_soloist_searches_its_own_number_of_worlds_and_its_defenders_the_usual() -> None:
     """``solo_samples`` is for the seat that plays the solo: 15 worlds for each of the
     soloist's cards, 6 for a defender's."""
-    hands = deal(random.Random("1:164:deal"))
-    state = GameState.new(GameSetup(dealer=3, hands=hands))
-    state = apply(state, Bid(0, Reservation.CLUBS_SOLO))
-    for seat in (1, 2, 3):
-        state = apply(state, Bid(seat, Reservation.HEALTHY))
+    state = clubs_solo()
     ai = StrongStrategy(samples=6, solo_samples=15)
     soloist = player_view(state, 0)
     plays = [a for a in soloist.legal if isinstance(a, Play)]
@@ -866,6 +867,27 @@ def test_a_soloist_searches_its_own_number_of_worlds_and_its_defenders_the_usual
     plays = [a for a in defender.legal if isinstance(a, Play)]
     finals, _, _ = ai._evaluate(defender, plays, random.Random(2))
     assert len(plays) > 1 and [len(f) for f in finals.values()] == [6] * len(plays)
+
+
+def test_against_three_chance_players_a_soloist_searches_ten_times_the_worlds() -> None:
+    """A clubs solo (deal 164): against three seats the table judges random the soloist
+    plays out each card on 60 worlds, not 6 (``chance_solo_factor``); with one seat
+    judged to play like the heuristic, on 6; a defender on 6 either way."""
+    state = clubs_solo()
+
+    def worlds(state: GameState, seat: int, judged: tuple[float | None, ...]) -> set[int]:
+        view = player_view(state, seat)
+        plays = [a for a in view.legal if isinstance(a, Play)]
+        ai = StrongStrategy(samples=6, table_noise=judged)
+        finals, _, _ = ai._evaluate(view, plays, random.Random(2))
+        assert len(finals) == len(plays) > 1
+        return {len(f) for f in finals.values()}
+
+    assert worlds(state, 0, (None, 1.0, 1.0, 1.0)) == {60}
+    assert worlds(state, 0, (None, 1.0, 0.25, 1.0)) == {6}
+    assert worlds(state, 0, (None, None, None, None)) == {6}
+    led = apply(state, Play(0, player_view(state, 0).hand[0]))
+    assert worlds(led, 1, (1.0, None, 1.0, 1.0)) == {6}
 
 
 def test_a_soloist_announces_re_on_an_even_chance_a_partner_in_a_normal_game_does_not() -> None:
@@ -913,11 +935,7 @@ def test_a_soloist_says_no_90_on_odds_a_normal_game_margin_would_refuse() -> Non
     wins under 90 six times and once with the defenders on 90 or more, says no 90
     although those worlds put its gain just below 0; with the margin of every other
     announcement it stays at Re."""
-    hands = deal(random.Random("1:164:deal"))
-    state = GameState.new(GameSetup(dealer=3, hands=hands))
-    for seat in range(4):
-        wish = Reservation.CLUBS_SOLO if seat == 0 else Reservation.HEALTHY
-        state = apply(state, Bid(seat, wish))
+    state = clubs_solo()
     state = apply(state, Announce(0, Announcement.PARTY))
     assert state.to_act == 0
     under: list[GameState] = []
@@ -981,11 +999,7 @@ def test_a_waiting_soloist_says_re_before_only_a_late_reply_would_be_left() -> N
     (docs/rules.md §6): the clubs soloist holds its Re back at its first card; seat 1 says
     Kontra; before its second card Re would still be allowed one card later, but only
     as a reply, so the soloist says it now."""
-    hands = deal(random.Random("1:164:deal"))
-    state = GameState.new(GameSetup(dealer=3, hands=hands))
-    for seat in range(4):
-        wish = Reservation.CLUBS_SOLO if seat == 0 else Reservation.HEALTHY
-        state = apply(state, Bid(seat, wish))
+    state = clubs_solo()
     waiting = StrongStrategy(samples=8, soloist_calls=False)
     eager = StrongStrategy(samples=8, soloist_calls=False, announce_wait=False)
     assert eager.choose(player_view(state, 0), random.Random(1)) == Announce(0, Announcement.PARTY)
