@@ -7,13 +7,14 @@ with other seeds. A judge of ``--judge`` worlds (no clock) picks its best card, 
 second judge on other worlds prices the difference between that card and each
 choice: the judge's pick and its price come from different worlds, so a judge's luck
 does not count as the version's loss. Prints the mean regret a decision ± standard
-error, a solo, and by the number of cards in hand.
+error, a game, and by the number of cards in hand. With ``--games normal`` the same for
+the strong seat's decisions in the games it does not play a solo.
 
     python benchmarks/solo_regret.py --deals 16 --options '{"chance_solo_factor": 1}'
     python benchmarks/solo_regret.py --deals 16 --options '{"budget_ms": 450}'
 
-    25 solos, 267 soloist decisions (3 choices each, judged on 400 worlds)
-      regret +0.135 ± 0.014 a decision, 1.45 a solo
+    25 solo games, 267 decisions (3 choices each, judged on 400 worlds)
+      regret +0.135 ± 0.014 a decision, 1.45 a game
 """
 
 from __future__ import annotations
@@ -40,17 +41,18 @@ from dokobot.engine import DDV, GameSetup, Phase, Play, PlayerView, deal, outcom
 
 
 class Recorder(StrongStrategy):
-    """The strong AI, noting the views of its soloist's card decisions."""
+    """The strong AI, noting the views of its card decisions with a choice."""
 
     def choose(self, view: PlayerView, rng: random.Random) -> Any:
         plays = [a for a in view.legal if isinstance(a, Play)]
-        if view.phase is Phase.PLAY and is_soloist(view) and len(plays) > 1:
+        if view.phase is Phase.PLAY and len(plays) > 1:
             self.views.append(view)
         return super().choose(view, rng)
 
 
-def solos(index: int, seed: int, opponents: str) -> list[list[PlayerView]]:
-    """Deal ``index`` in each of the four seats: the soloist's decisions of each solo."""
+def solos(index: int, seed: int, opponents: str, games: str = "solo") -> list[list[PlayerView]]:
+    """Deal ``index`` in each of the four seats: the strong seat's decisions of each of
+    its solos (``games`` "normal": of each game it does not play a solo)."""
     hands = deal(random.Random(f"{seed}:{index}:deal"))
     setup = GameSetup(rules=DDV, dealer=index % 4, hands=hands)
     out = []
@@ -59,8 +61,8 @@ def solos(index: int, seed: int, opponents: str) -> list[list[PlayerView]]:
         recorder.views = []
         players = [recorder if s == seat else make_strategy(opponents) for s in range(4)]
         state, _ = play_deal(setup, players, random.Random(f"{seed}:{index}:{seat}"))
-        if played_solo(outcome(state), seat):
-            out.append(recorder.views)
+        if played_solo(outcome(state), seat) == (games == "solo"):
+            out.append([v for v in recorder.views if is_soloist(v) == (games == "solo")])
     return out
 
 
@@ -104,13 +106,18 @@ def main() -> int:
     parser.add_argument("--options", default="{}", help="the version's options (JSON)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--judge", type=int, default=400, help="the judge's worlds")
+    parser.add_argument("--games", default="solo", choices=("solo", "normal"))
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     options = json.loads(args.options)
     judged = JUDGED[args.opponents]
     with ProcessPoolExecutor(args.jobs) as pool:
         played = pool.map(
-            solos, range(args.deals), [args.seed] * args.deals, [args.opponents] * args.deals
+            solos,
+            range(args.deals),
+            [args.seed] * args.deals,
+            [args.opponents] * args.deals,
+            [args.games] * args.deals,
         )
         games = [views for deal_solos in played for views in deal_solos]
         views = [v for vs in games for v in vs]
@@ -120,11 +127,11 @@ def main() -> int:
     mean = statistics.fmean(flat)
     se = statistics.stdev(flat) / len(flat) ** 0.5
     print(
-        f"{len(games)} solos, {len(views)} soloist decisions ({args.repeats} choices each, "
-        f"judged on {args.judge} worlds)"
+        f"{len(games)} {args.games} games, {len(views)} decisions ({args.repeats} choices "
+        f"each, judged on {args.judge} worlds)"
     )
     print(
-        f"  regret {mean:+.3f} ± {se:.3f} a decision, {mean * len(views) / len(games):.2f} a solo"
+        f"  regret {mean:+.3f} ± {se:.3f} a decision, {mean * len(views) / len(games):.2f} a game"
     )
     by: dict[int, list[float]] = defaultdict(list)
     for view, rs in zip(views, regrets, strict=True):
