@@ -93,8 +93,9 @@ class StrongStrategy:
     #: paired games against random at a table that judged them random): −0.23 ± 0.32 a
     #: game; again on a machine 2.4 times as fast (1,200 games): +0.11 ± 0.18.
     samples: int = 40
-    #: Worlds per decision of a seat playing a solo (``None``: ``samples``): its score
-    #: counts three times. 120 against 40, only the solos played both ways
+    #: Worlds per decision of a seat playing a solo (``None``: ``samples``, times
+    #: ``chance_solo_factor`` against three chance players): its score counts three
+    #: times. 120 against 40, only the solos played both ways
     #: (benchmarks/solo_ab.py, 300 deals × 4 against random, seed 211, 301 solos,
     #: benchmarks/results/solo_samples120_random_seed211.jsonl): +0.52 ± 0.54 a solo,
     #: +0.13 ± 0.13 a game (p = 0.33), not enough to show; off.
