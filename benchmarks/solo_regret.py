@@ -50,7 +50,7 @@ class Recorder(StrongStrategy):
         return super().choose(view, rng)
 
 
-def solos(index: int, seed: int, opponents: str, games: str = "solo") -> list[list[PlayerView]]:
+def record(index: int, seed: int, opponents: str, games: str = "solo") -> list[list[PlayerView]]:
     """Deal ``index`` in each of the four seats: the strong seat's decisions of each of
     its solos (``games`` "normal": of each game it does not play a solo)."""
     hands = deal(random.Random(f"{seed}:{index}:deal"))
@@ -113,7 +113,7 @@ def main() -> int:
     judged = JUDGED[args.opponents]
     with ProcessPoolExecutor(args.jobs) as pool:
         played = pool.map(
-            solos,
+            record,
             range(args.deals),
             [args.seed] * args.deals,
             [args.opponents] * args.deals,

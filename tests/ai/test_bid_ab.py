@@ -42,9 +42,9 @@ def test_a_hand_the_versions_bid_otherwise_is_played_both_ways_as_a_would_play()
 def test_a_hand_below_one_versions_floor_is_played_as_the_others_solo() -> None:
     """Deal 4 (seed 401), seat 2 against random: the hand count puts its best solo at
     −5.6, below A's floor (−4), so A weighs no solo and plays a normal game; B (floor −6)
-    simulates a meatless solo 0.28 points a game below one, within the margin against
-    chance players (−3), and plays it. The solo is played though A would not weigh it:
-    won, +9, where A's normal game loses 3."""
+    simulates a meatless solo 0.28 points a game below one, within the logged run's
+    margin against chance players (−3), and plays it. The solo is played though A would
+    not weigh it: won, +9, where A's normal game loses 3."""
     low = {**LOGGED, "solo_floor": -4.0}
     rows = bid_ab.one(4, 401, "random", low, LOGGED)
     row = next(r for r in rows if r["seat"] == 2)

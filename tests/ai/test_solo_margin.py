@@ -18,8 +18,8 @@ solo_margin = load("solo_margin")
 def test_a_hand_just_below_the_margin_is_played_as_the_solo_and_as_todays_normal_game() -> None:
     """Deal 3 (seed 3), seat 0 against random, the table judged random, 8 worlds (32
     deals at the bid): the bid simulates the best solo 4.06 points a deal below a
-    normal game, and the count (−3.3) leaves it to the simulation, so today's margin
-    against three chance players (−3, ``chance_solo_margin``) plays it healthy. The
+    normal game, and the count (−3.3) leaves it to the simulation, so the logged run's
+    margin against three chance players (−3, ``LOGGED_BID``) plays it healthy. The
     benchmark's normal game is exactly the game the strong AI plays there (+3); its
     other game is the solo, on the same seeds (a meatless solo, won: +9)."""
     logged = {**LOGGED_BID, "samples": 8}
