@@ -94,22 +94,25 @@ class StrongStrategy:
     #: game; again on a machine 2.4 times as fast (1,200 games): +0.11 ± 0.18.
     samples: int = 40
     #: Worlds per decision of a seat playing a solo (``None``: ``samples``, times
-    #: ``chance_solo_factor`` against three chance players): its score counts three
+    #: ``chance_factor`` against three chance players): its score counts three
     #: times. 120 against 40, only the solos played both ways
     #: (benchmarks/solo_ab.py, 300 deals × 4 against random, seed 211, 301 solos,
     #: benchmarks/results/solo_samples120_random_seed211.jsonl): +0.52 ± 0.54 a solo,
     #: +0.13 ± 0.13 a game (p = 0.33), not enough to show; off.
     solo_samples: int | None = None
-    #: Against three chance players a soloist searches this many times ``samples``
-    #: worlds (with ``budget_ms`` as many as fit): their random cards make one playout
-    #: of a world say little, and a chance table's worlds are not weighed, so they cost
-    #: only their playouts. Judged by 400 worlds (benchmarks/solo_regret.py, 267
-    #: decisions of 25 solos against random, each card priced on 400 other worlds), 40
-    #: worlds chose cards 0.135 ± 0.014 points worse than the judge's pick, 1.45 a
-    #: solo; at 450 ms a decision with this factor 0.009 ± 0.007, 0.09 a solo. The
-    #: bar's command: +4.40 ± 0.14 a game (with ``chance_solo_margin`` −4; +4.20 before
-    #: both), decisions p95 456 ms, max 507.
-    chance_solo_factor: int = 10
+    #: Against three chance players every card decision searches this many times
+    #: ``samples`` worlds (with ``budget_ms`` as many as fit): their random cards make
+    #: one playout of a world say little, and a chance table's worlds are not weighed,
+    #: so they cost only their playouts. Judged by 400 worlds (benchmarks/solo_regret.py,
+    #: each card priced on 400 other worlds), in 25 solos against random (267
+    #: decisions) 40 worlds chose cards 0.135 ± 0.014 points worse than the judge's
+    #: pick, 1.45 a solo; at 450 ms a decision with this factor 0.009 ± 0.007, 0.09 a
+    #: solo; in the games it does not solo (``--games normal``, 188 decisions of 19
+    #: games, 8 deals) 0.030 ± 0.005 and 0.008 ± 0.004. The bar's command: with it
+    #: for the soloist only +4.40 ± 0.14 a game, +2.08 ± 0.11 without a solo; for
+    #: every decision +4.33 ± 0.14, +2.32 ± 0.11 without a solo (its own solos, played
+    #: as before, differ by their seeds), decisions p95 470 ms, max 582.
+    chance_factor: int = 10
     #: The bid plays each candidate contract on this many times ``samples`` deals; with
     #: ``budget_ms`` the most that fit in the time. 4, not 1 (160 deals, a bid median
     #: 221 ms instead of 76 on a machine where benchmarks/solver.py gives 7.5 ms): the
@@ -521,11 +524,9 @@ class StrongStrategy:
 
     def _samples(self, view: PlayerView) -> int:
         """How many worlds the seat's card play searches."""
-        if not is_soloist(view):
-            return self.samples
-        if self.solo_samples is not None:
+        if self.solo_samples is not None and is_soloist(view):
             return self.solo_samples
-        return self.samples * (1 if self._minded(view) else self.chance_solo_factor)
+        return self.samples * (1 if self._minded(view) else self.chance_factor)
 
     def _lean(
         self,

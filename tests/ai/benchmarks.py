@@ -18,7 +18,7 @@ LOGGED_BID: dict[str, Any] = {
     "solo_candidates": 3,
     "race_sigmas": math.inf,
     "chance_solo_margin": -3.0,
-    "chance_solo_factor": 1,
+    "chance_factor": 1,
 }
 
 

@@ -827,10 +827,11 @@ def test_with_both_queens_of_clubs_a_solo_must_beat_the_better_of_both_marriages
     assert bid(liked, -3.0, 4.0, 3.0) == "solo:diamonds"
 
 
-def clubs_solo() -> GameState:
-    """Deal 164 of seed 1: seat 0 plays a clubs solo (its count 3.3) and leads."""
+def clubs_solo(wish: Reservation = Reservation.CLUBS_SOLO) -> GameState:
+    """Deal 164 of seed 1: seat 0 plays a clubs solo (its count 3.3) and leads; with
+    ``wish`` healthy, the same deal as a normal game."""
     state = GameState.new(GameSetup(dealer=3, hands=deal(random.Random("1:164:deal"))))
-    state = apply(state, Bid(0, Reservation.CLUBS_SOLO))
+    state = apply(state, Bid(0, wish))
     for seat in (1, 2, 3):
         state = apply(state, Bid(seat, Reservation.HEALTHY))
     return state
@@ -869,10 +870,11 @@ def test_a_soloist_searches_its_own_number_of_worlds_and_its_defenders_the_usual
     assert len(plays) > 1 and [len(f) for f in finals.values()] == [6] * len(plays)
 
 
-def test_against_three_chance_players_a_soloist_searches_ten_times_the_worlds() -> None:
+def test_against_three_chance_players_every_card_searches_ten_times_the_worlds() -> None:
     """A clubs solo (deal 164): against three seats the table judges random the soloist
-    plays out each card on 60 worlds, not 6 (``chance_solo_factor``); with one seat
-    judged to play like the heuristic, on 6; a defender on 6 either way."""
+    plays out each card on 60 worlds, not 6 (``chance_factor``), and so does a
+    defender, and a seat of a normal game; with one seat judged to play like the
+    heuristic, or the seats not judged yet, on 6."""
     state = clubs_solo()
 
     def worlds(state: GameState, seat: int, judged: tuple[float | None, ...]) -> set[int]:
@@ -887,7 +889,11 @@ def test_against_three_chance_players_a_soloist_searches_ten_times_the_worlds() 
     assert worlds(state, 0, (None, 1.0, 0.25, 1.0)) == {6}
     assert worlds(state, 0, (None, None, None, None)) == {6}
     led = apply(state, Play(0, player_view(state, 0).hand[0]))
-    assert worlds(led, 1, (1.0, None, 1.0, 1.0)) == {6}
+    assert worlds(led, 1, (1.0, None, 1.0, 1.0)) == {60}
+    assert worlds(led, 1, (0.25, None, 1.0, 1.0)) == {6}
+    normal = clubs_solo(Reservation.HEALTHY)
+    assert worlds(normal, 0, (None, 1.0, 1.0, 1.0)) == {60}
+    assert worlds(normal, 0, (None, 0.25, 1.0, 1.0)) == {6}
 
 
 def test_a_soloist_announces_re_on_an_even_chance_a_partner_in_a_normal_game_does_not() -> None:
@@ -1168,9 +1174,10 @@ def test_a_seat_the_table_judges_random_is_not_replayed_and_plays_at_random(
 ) -> None:
     """A chance player's cards and words tell nothing of its hand: against three seats
     judged random the worlds are uniform (none replayed, each weighs 1, no extra worlds
-    dealt to pick from), the three play at random in the playouts, and the card is the
-    one inference off picks. With one seat judged random (1.0) and one judged 0.85,
-    only the random one is left out of the replays."""
+    dealt to pick from; ten times ``samples`` of them, ``chance_factor``), the three
+    play at random in the playouts, and the card is the one inference off picks. With
+    one seat judged random (1.0) and one judged 0.85, only the random one is left out
+    of the replays."""
     card_seats: list[set[int]] = []
     word_seats: list[set[int]] = []
     replayed = strong_module.replay
@@ -1196,7 +1203,7 @@ def test_a_seat_the_table_judges_random_is_not_replayed_and_plays_at_random(
         view, random.Random(2)
     )
     assert (card_seats, word_seats) == ([], [])
-    assert (len(states), weights, noise) == (8, [1.0] * 8, [0.0, 1.0, 1.0, 1.0])
+    assert (len(states), weights, noise) == (80, [1.0] * 80, [0.0, 1.0, 1.0, 1.0])
     chosen = StrongStrategy(samples=8, table_noise=judged).choose(view, random.Random(2))
     uniform = StrongStrategy(samples=8, inference=False, table_noise=judged)
     assert chosen == uniform.choose(view, random.Random(2))
