@@ -25,6 +25,7 @@ the strong seat's decisions in the games it does not play a solo.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import statistics
@@ -45,8 +46,11 @@ from dokobot.ai.strong import StrongStrategy, _weighted, is_soloist
 from dokobot.engine import DDV, GameSetup, Phase, Play, PlayerView, deal, outcome
 
 
+@dataclasses.dataclass
 class Recorder(StrongStrategy):
     """The strong AI, noting the views of its card decisions with a choice."""
+
+    views: list[PlayerView] = dataclasses.field(default_factory=list)
 
     def choose(self, view: PlayerView, rng: random.Random) -> Any:
         plays = [a for a in view.legal if isinstance(a, Play)]
@@ -63,7 +67,6 @@ def record(index: int, seed: int, opponents: str, games: str = "solo") -> list[l
     out = []
     for seat in range(4):
         recorder = Recorder(table_noise=(JUDGED[opponents],) * 4)
-        recorder.views = []
         players = [recorder if s == seat else make_strategy(opponents) for s in range(4)]
         state, _ = play_deal(setup, players, random.Random(f"{seed}:{index}:{seat}"))
         if played_solo(outcome(state), seat) == (games == "solo"):

@@ -464,7 +464,7 @@ class StrongStrategy:
         said: list[list[Observed]] | None = (
             [] if self.inference and self.call_inference and minded else None
         )
-        samples = self._samples(view)
+        samples = self._samples(view, minded)
         total = samples * (self.oversample if infer else 1)
         least = min(samples, LEAST_WORLDS)
         rounds = max(1, self.lean_rounds) if infer else 1
@@ -522,11 +522,12 @@ class StrongStrategy:
             weights = [1.0] * len(states)
         return states, weights, noise
 
-    def _samples(self, view: PlayerView) -> int:
-        """How many worlds the seat's card play searches."""
+    def _samples(self, view: PlayerView, minded: frozenset[int]) -> int:
+        """How many worlds the seat's card play searches (``minded``: the seats
+        ``_minded`` returns, none at a chance table)."""
         if self.solo_samples is not None and is_soloist(view):
             return self.solo_samples
-        return self.samples * (1 if self._minded(view) else self.chance_factor)
+        return self.samples * (1 if minded else self.chance_factor)
 
     def _lean(
         self,
