@@ -160,7 +160,8 @@ class StrongStrategy:
     #: +0.06 ± 0.15 a game.
     solver_tricks: int = 2
     #: Expected gain (score points) an announcement must promise. 0 instead, paired at
-    #: 450 ms against random (benchmarks/ai_ab.py, 1,200 games): +0.03 ± 0.05 a game.
+    #: 450 ms against random (benchmarks/ai_ab.py, 1,200 games, then 40 worlds at every
+    #: table): +0.03 ± 0.05 a game.
     announce_margin: float = 0.6
     #: Hold an announcement back while it is still allowed at the seat's next turn, and
     #: not only as a late reply (docs/rules.md §6): it is then decided on more of the
@@ -181,6 +182,17 @@ class StrongStrategy:
     #: 0.06 a game; −2.5 +0.08 ± 0.34 a solo (113). Against the heuristic (deals
     #: 100–179): none of 52 solos went otherwise.
     solo_raise_margin: float = -1.0
+    #: ``announce_margin`` against three chance players (``chance_noise``). Priced on the
+    #: games played (benchmarks/announce_margin.py: random heeds no call, so one game
+    #: prices every margin), against 0.6: 0 gained +0.072 ± 0.026 a game (1,000 games,
+    #: seed 1301) and +0.073 ± 0.032 (640, seed 1302); −0.5 +0.079 ± 0.032 and +0.084
+    #: ± 0.039, −1 +0.052 ± 0.036, 0.3 +0.040 ± 0.018, 1 −0.113 ± 0.022 (seed 1301).
+    chance_announce_margin: float = 0.0
+    #: ``solo_raise_margin`` against three chance players, priced the same way: −2
+    #: gained +0.045 ± 0.012 a game (seed 1301: 15 solos scored otherwise, all better)
+    #: and +0.047 ± 0.015 (seed 1302: 10, all better); −3 +0.037 ± 0.051, −4 −0.056 ±
+    #: 0.085 (seed 1302), 0 −0.033 ± 0.025 (seed 1301).
+    chance_solo_raise_margin: float = -2.0
     #: Expected gain over a normal game a voluntary solo must promise. Negative: the
     #: playouts' soloist plays worse than this player, so the simulation underrates a
     #: solo (benchmarks/solo_calibration.py: hands the simulation puts 0 to 2 points
@@ -372,7 +384,21 @@ class StrongStrategy:
         if not finals:
             return self._fallback.choose(view, rng)
         best, mean = self._best(view, plays, results, weights)
-        call = self._announcement(view, announces, finals[best], weights, mean)
+        call = self._call(view, best, announces, finals[best], weights, mean)
+        return call if call is not None else best
+
+    def _call(
+        self,
+        view: PlayerView,
+        best: Play,
+        announces: Sequence[Announce],
+        finals: Sequence[GameState],
+        weights: Sequence[float],
+        base: float,
+    ) -> Announce | None:
+        """The announcement to make before playing ``best`` (``finals``: its worlds played
+        out, ``base`` their mean score), if any."""
+        call = self._announcement(view, announces, finals, weights, base)
         if call is not None and self.announce_wait:
             call = _due_now(view, best, call, announces)
         if call is None and self.soloist_calls and is_soloist(view):
@@ -381,7 +407,7 @@ class StrongStrategy:
             # off: the count is of the cards still in hand, fewer at each turn.
             count = self._fallback._announce(view)
             call = count if isinstance(count, Announce) else None
-        return call if call is not None else best
+        return call
 
     # ------------------------------------------------------------------ play
 
@@ -676,15 +702,20 @@ class StrongStrategy:
             return None
         seat = view.seat
         soloist = is_soloist(view)
+        # At a chance table the worlds are ten times as many (``chance_factor``) and
+        # nobody answers a call: the estimate is sharper and the playouts' own seat,
+        # worse than this one, is all that still underrates it.
+        chance = not self._minded(view)
+        usual = self.chance_announce_margin if chance else self.announce_margin
+        raised = self.chance_solo_raise_margin if chance else self.solo_raise_margin
         best: tuple[float, Announce] | None = None
         for announce in announces:
             level = int(announce.level)
             called = [score(_with_call(f, party, level)).scores[seat] for f in finals]
             gain = _weighted(weights, called) - base
-            party_call = announce.level is Announcement.PARTY
-            margin = self.announce_margin
+            margin = usual
             if soloist:
-                margin = self.solo_call_margin if party_call else self.solo_raise_margin
+                margin = self.solo_call_margin if announce.level is Announcement.PARTY else raised
             if gain > margin and (best is None or gain > best[0]):
                 best = (gain, announce)
         return best[1] if best else None

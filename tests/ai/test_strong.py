@@ -967,6 +967,52 @@ def test_a_soloist_says_no_90_on_odds_a_normal_game_margin_would_refuse() -> Non
     assert strict._announcement(view, announces, finals, [1.0] * 7, base) is None
 
 
+def test_at_a_chance_table_a_call_needs_less_than_at_a_table_of_minded_players() -> None:
+    """Against three chance players the worlds are ten times as many and nobody answers
+    a call: the margins are lower (``chance_announce_margin``, ``chance_solo_raise_
+    margin``). Re's seat 1 in the normal game of deal 164, on worlds its party wins four
+    times and loses three (Re gains 2/7 a game), says Re there but not at a table of
+    minded players; the clubs soloist who has said Re, on worlds it wins four times with
+    the defenders under 90 and once on 90 or more (no 90 gains −1.8), says no 90 there
+    only."""
+
+    def finals(state: GameState, seat: int, good: int, bad: int, solo: bool) -> list[GameState]:
+        """Playouts of ``state``: ``good`` the seat's party wins (``solo``: with the
+        defenders under 90), then ``bad`` it loses (``solo``: wins on 90 or more)."""
+        party = state.party(seat)
+        out: dict[bool, list[GameState]] = {True: [], False: []}
+        for seed in range(400):
+            final = playout(state, random.Random(seed), 0, [1.0] * 4)
+            result = score(final)
+            if not solo:
+                out[result.winner is party].append(final)
+            elif result.winner is party:
+                out[result.kontra_points < 90].append(final)
+        return out[True][:good] + out[False][:bad]
+
+    def call(state: GameState, seat: int, fs: list[GameState], table: Any) -> Announce | None:
+        view = player_view(state, seat)
+        announces = [a for a in view.legal if isinstance(a, Announce)]
+        base = sum(score(f).scores[seat] for f in fs) / len(fs)
+        strong = StrongStrategy(table_noise=table)
+        return strong._announcement(view, announces, fs, [1.0] * len(fs), base)
+
+    chance_table = (1.0, 1.0, 1.0, 1.0)
+    minded_table = (0.25, 0.25, 0.25, 0.25)
+    normal = clubs_solo(Reservation.HEALTHY)
+    assert normal.party(1) is Party.RE
+    worlds = finals(normal, 1, 4, 3, solo=False)
+    gain = sum(score(strong_module._with_call(f, Party.RE, 0)).scores[1] for f in worlds) / 7
+    gain -= sum(score(f).scores[1] for f in worlds) / 7
+    assert gain == pytest.approx(2 / 7)
+    assert call(normal, 1, worlds, chance_table) == Announce(1, Announcement.PARTY)
+    assert call(normal, 1, worlds, minded_table) is None
+    solo = apply(clubs_solo(), Announce(0, Announcement.PARTY))
+    worlds = finals(solo, 0, 4, 1, solo=True)
+    assert call(solo, 0, worlds, chance_table) == Announce(0, Announcement.NO90)
+    assert call(solo, 0, worlds, minded_table) is None
+
+
 def _to_seat_0(state: GameState) -> GameState:
     """The heuristic plays the other seats until seat 0 is to act again."""
     other = make_strategy("heuristic")
