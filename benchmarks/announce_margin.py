@@ -7,12 +7,15 @@ decisions where it may announce, the call each margin would make there is noted 
 same worlds, the same wait for a deadline, the soloist's hand count as played); a
 margin's game ends with the highest level it called, scored on the game's last state.
 Prints, for each margin, what it scores against the margins played (mean ± standard
-error a game, paired on the same games) and in how many games it calls otherwise.
+error a game, paired on the same games) and in how many games it scores otherwise.
 The margins played replayed this way must call what was called: the count of games
 where they do not is printed as a check.
 
-    python benchmarks/announce_margin.py --deals 250 --budget-ms 450 \\
-        --margins '{"announce_margin": 0}' '{"announce_margin": -0.5}'
+    python benchmarks/announce_margin.py --deals 160 --seed 1302 --budget-ms 450 \\
+        --margins '{"chance_announce_margin": 0}' '{"chance_solo_raise_margin": -2}'
+
+The table is judged random, so its margins are the ``chance_`` ones (``announce_margin``
+and ``solo_raise_margin`` are a minded table's).
 
 ``--log`` appends every game to a file (one JSON line: deal, seat, whether the seat
 played a solo, each margin's score minus the one played) and a later run with the

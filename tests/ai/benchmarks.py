@@ -13,13 +13,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: The bid as the logged runs the tests reproduce made it (benchmarks/results): the
 #: three solos the hand count likes best, each on 4 × ``samples`` deals, no race, a
-#: margin of −3 against chance players; and every seat searched ``samples`` worlds.
+#: margin of −3 against chance players; every seat searched ``samples`` worlds and
+#: announced with the margins of a minded table.
 LOGGED_BID: dict[str, Any] = {
     "bid_factor": 4,
     "solo_candidates": 3,
     "race_sigmas": math.inf,
     "chance_solo_margin": -3.0,
     "chance_factor": 1,
+    "chance_announce_margin": 0.6,
+    "chance_solo_raise_margin": -1.0,
 }
 
 

@@ -13,8 +13,9 @@ from .benchmarks import load
 
 announce_margin = load("announce_margin")
 
-#: Four worlds a decision, no clock: the same game on every run.
-SMALL = {"samples": 4, "chance_factor": 1}
+#: Four worlds a decision, no clock: the same game on every run; announcements with
+#: the margin of a minded table.
+SMALL = {"samples": 4, "chance_factor": 1, "chance_announce_margin": 0.6}
 
 
 def random_game() -> tuple[list[int], GameState]:
@@ -51,10 +52,14 @@ def test_a_game_whose_calls_the_replay_does_not_explain_counts_nothing() -> None
 
 
 def test_noting_the_margins_changes_no_card_and_the_replay_calls_what_was_called() -> None:
-    """Deal 1 of seed 1301 in seats 0 and 2 at four worlds: the pricing strong seat plays
-    the very game the plain one does. Calling whenever any gain is promised would have
-    won seat 0's normal game 2 points more; seat 2's solo without its Re 6 points less."""
-    margins = [{"announce_margin": -100.0}, {"solo_call_margin": 100.0, "soloist_calls": False}]
+    """Deal 1 of seed 1301 in seats 0 and 2 at four worlds, margin 0.6: the pricing
+    strong seat plays the very game the plain one does. Calling whenever any gain is
+    promised would have won seat 0's normal game 2 points more; seat 2's solo without
+    its Re 6 points less."""
+    margins = [
+        {"chance_announce_margin": -100.0},
+        {"solo_call_margin": 100.0, "soloist_calls": False},
+    ]
     rows = announce_margin.one_deal(1, 1301, SMALL, margins)
     assert [(r["seat"], r["solo"], r["deltas"]) for r in rows if r["seat"] in (0, 2)] == [
         (0, False, [2, 0]),

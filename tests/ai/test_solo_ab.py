@@ -20,10 +20,10 @@ A = {
     **LOGGED_BID,
     "samples": 8,
     "bid_factor": 1,
-    "solo_raise_margin": 0.6,
+    "chance_solo_raise_margin": 0.6,
     "announce_wait": False,
 }
-B = {**A, "solo_raise_margin": -3.0}
+B = {**A, "chance_solo_raise_margin": -3.0}
 
 
 def test_only_the_solo_is_played_twice_and_a_normal_game_would_have_been_the_same() -> None:
