@@ -131,15 +131,15 @@ def one_deal(
 
 
 def summary(rows: list[dict[str, Any]], margins: list[dict[str, float]]) -> list[str]:
-    """Each margin's gain a game ± standard error, overall and in the games without the
-    seat's own solo, and how many games it calls otherwise."""
+    """Each margin's gain a game ± standard error, overall, in the games that are not
+    the seat's own solo and in its solos, and how many games it scores otherwise."""
     lines = [f"{len(rows)} games, {sum(r['solo'] for r in rows)} of them the seat's solos"]
     for j, changes in enumerate(margins):
         lines.append(f"  {json.dumps(changes)}")
         for label, games in (
             ("all", rows),
-            ("without a solo", [r for r in rows if not r["solo"]]),
-            ("solos", [r for r in rows if r["solo"]]),
+            ("not its solo", [r for r in rows if not r["solo"]]),
+            ("its solos", [r for r in rows if r["solo"]]),
         ):
             deltas = [r["deltas"][j] for r in games]
             if len(deltas) < 2:
