@@ -990,7 +990,9 @@ def test_at_a_chance_table_a_call_needs_less_than_at_a_table_of_minded_players()
                 out[result.kontra_points < 90].append(final)
         return out[True][:good] + out[False][:bad]
 
-    def call(state: GameState, seat: int, fs: list[GameState], table: Any) -> Announce | None:
+    def call(
+        state: GameState, seat: int, fs: list[GameState], table: tuple[float | None, ...]
+    ) -> Announce | None:
         view = player_view(state, seat)
         announces = [a for a in view.legal if isinstance(a, Announce)]
         base = sum(score(f).scores[seat] for f in fs) / len(fs)
