@@ -69,10 +69,10 @@ class Probe(StrongStrategy):
         self._kept = len(out[0])
         return out
 
-    def _evaluate(self, view: Any, plays: Any, rng: random.Random) -> Any:
+    def _evaluate(self, view: Any, plays: Any, rng: random.Random, priced: int = 0) -> Any:
         spent.clear()
         start = time.perf_counter()
-        finals, results, weights = super()._evaluate(view, plays, rng)
+        finals, results, weights = super()._evaluate(view, plays, rng, priced)
         row = {name: spent.get(name, 0.0) * 1000 for name in PHASES}
         row["total"] = (time.perf_counter() - start) * 1000
         played = len(next(iter(finals.values()))) if finals else 0

@@ -1217,6 +1217,46 @@ def test_a_decision_does_not_begin_a_world_it_cannot_finish_in_its_budget(
     assert [len(r) for r in results.values()] == [6] * 7
 
 
+def test_a_decision_leaves_the_pricing_of_its_announcements_time_in_its_budget(
+    monkeypatch: pytest.MonkeyPatch, clock: list[float]
+) -> None:
+    """Trick 1, Kontra's seat 3 with three cards it may play and five calls it may make
+    (Kontra … schwarz). A playout takes 10 ms and a score 1 ms, so a world takes 33 ms
+    and pricing the five calls on it 5 ms more. The decision plays 11 worlds, not the 13
+    that alone would fit, and is done within its 450 ms with the calls priced (13 worlds
+    would have ended at 494 ms)."""
+    played, scored = strong_module.playout, strong_module.score
+
+    def slow_playout(*args: Any, **kwargs: Any) -> GameState:
+        clock[0] += 0.010
+        return played(*args, **kwargs)
+
+    def slow_score(state: GameState) -> Any:
+        clock[0] += 0.001
+        return scored(state)
+
+    monkeypatch.setattr(strong_module, "playout", slow_playout)
+    monkeypatch.setattr(strong_module, "score", slow_score)
+    state = position(1, "healthy", 3)
+    view = player_view(state, 3)
+    plays = [a for a in view.legal if isinstance(a, Play)]
+    calls = [a for a in view.legal if isinstance(a, Announce)]
+    assert view.own_party is Party.KONTRA and len(plays) == 3 and len(calls) == 5
+    ai = StrongStrategy(samples=40, budget_ms=450)
+    worlds: list[int] = []
+    evaluate = ai._evaluate
+
+    def counted(*args: Any) -> Any:
+        out = evaluate(*args)
+        worlds.append(len(out[2]) if not out[0] else len(next(iter(out[0].values()))))
+        return out
+
+    monkeypatch.setattr(ai, "_evaluate", counted)
+    ai.choose(view, random.Random(2))
+    assert worlds == [11]
+    assert clock[0] == pytest.approx(0.418)
+
+
 def test_a_seat_the_table_judges_random_is_not_replayed_and_plays_at_random(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
