@@ -122,7 +122,9 @@ class StrongStrategy:
     #: 22; together +0.106 ± 0.042, p = 0.01), +0.113 ± 0.053 against the heuristic
     #: (seed 23, p = 0.03); logs in benchmarks/results/bid_factor4_*. 8 since the bid
     #: races its candidates (``race_sigmas``): the contracts still in question get up
-    #: to 320 deals, in less time than 160 for every candidate took.
+    #: to 320 deals, in less time than 160 for every candidate took. 32 against 8 at
+    #: 450 ms changed 27 of 1,600 bids against random, +0.007 ± 0.025 a game (seed 1401,
+    #: benchmarks/results/bid_factor32_450ms_random_seed1401.jsonl).
     bid_factor: int = 8
     #: The bid simulates this many solos, those the heuristic's hand count likes best.
     #: All 7 of DDV, not 3, priced on the hands bid otherwise (benchmarks/bid_ab.py,
@@ -210,7 +212,9 @@ class StrongStrategy:
     #: --margins, 1,150 deals over seeds 443, 451, 457, 461; logs in benchmarks/
     #: results/race_margins_*): +0.081 ± 0.034 a game (p = 0.02; the three seeds after
     #: the one that found it +0.064 ± 0.038); −3.5 +0.060 ± 0.030 (three seeds), −4.5
-    #: −0.10 ± 0.09 and −5 −0.14 ± 0.10 (seed 457).
+    #: −0.10 ± 0.09 and −5 −0.14 ± 0.10 (seed 457). With the chance table's lower
+    #: announcement margins, at 450 ms and on ``bid_factor`` 32's bids (seed 1401):
+    #: −4.5 +0.010 ± 0.040, −3.5 −0.037 ± 0.043 against −4 at 8.
     chance_solo_margin: float = -4.0
     #: A compulsory solo still owed (tournament list) costs this much in a later game,
     #: where it may have to be played with any hand (Vorführen): a solo now that
