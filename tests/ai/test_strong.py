@@ -1222,9 +1222,9 @@ def test_a_decision_leaves_the_pricing_of_its_announcements_time_in_its_budget(
 ) -> None:
     """Trick 1, Kontra's seat 3 with three cards it may play and five calls it may make
     (Kontra … schwarz). A playout takes 10 ms and a score 1 ms, so a world takes 33 ms
-    and pricing the five calls on it 5 ms more. The decision plays 11 worlds, not the 13
-    that alone would fit, and is done within its 450 ms with the calls priced (13 worlds
-    would have ended at 494 ms)."""
+    and pricing the five calls on it 5 ms more (reserved as 7.5, ``CALL_PRICE``). The
+    decision plays 11 worlds, not the 13 that alone would fit, and is done within its
+    450 ms with the calls priced (13 worlds would have ended at 494 ms)."""
     played, scored = strong_module.playout, strong_module.score
 
     def slow_playout(*args: Any, **kwargs: Any) -> GameState:
@@ -1248,7 +1248,7 @@ def test_a_decision_leaves_the_pricing_of_its_announcements_time_in_its_budget(
 
     def counted(*args: Any) -> Any:
         out = evaluate(*args)
-        worlds.append(len(out[2]) if not out[0] else len(next(iter(out[0].values()))))
+        worlds.append(len(next(iter(out[0].values()))))
         return out
 
     monkeypatch.setattr(ai, "_evaluate", counted)
