@@ -28,7 +28,6 @@ import argparse
 import dataclasses
 import json
 import random
-import statistics
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -39,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dokobot.ai import make_strategy
 from dokobot.ai.arena import play_deal, played_solo
-from dokobot.ai.strong import StrongStrategy
+from dokobot.ai.strong import StrongStrategy, mean_se
 from dokobot.engine import (
     DDV,
     Announce,
@@ -144,8 +143,7 @@ def summary(rows: list[dict[str, Any]], margins: list[dict[str, float]]) -> list
             deltas = [r["deltas"][j] for r in games]
             if len(deltas) < 2:
                 continue
-            mean = statistics.fmean(deltas)
-            se = statistics.stdev(deltas) / len(deltas) ** 0.5
+            mean, se = mean_se(deltas)
             other = sum(d != 0 for d in deltas)
             lines.append(
                 f"    {label:>14}: {mean:+.3f} ± {se:.3f} a game "
