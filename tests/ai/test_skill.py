@@ -156,6 +156,36 @@ def test_against_a_table_judged_random_the_strong_ai_plays_a_solo_it_would_not_r
     assert bid((None, 1.0, 1.0, 1.0)) == "solo:clubs"
 
 
+def _chance_tables(players: list[str], seed: int, deals: int = 25) -> int:
+    """Of a session's games, how many a strong AI in player 0's seat would play as
+    against three chance players, the table judging each player from the deals before
+    (player 0 plays at random here: how it plays hardly moves how the others are judged,
+    and the strong AI's search would take minutes)."""
+    skills = [Skill() for _ in range(4)]
+    start = GameState.new(GameSetup(dealer=3, hands=deal(random.Random(2))))
+    tables = 0
+    for index in range(deals):
+        for shift in range(4):
+            seated = [skills[(s - shift) % 4] for s in range(4)]
+            known = table_noise(seated, StrongStrategy.model_noise)
+            minded = StrongStrategy(table_noise=known)._minded(player_view(start, shift))
+            tables += not minded
+        deal_results(index, seed, players, DDV, True, skills=skills)
+    return tables
+
+
+def test_a_session_against_random_players_is_mostly_played_as_against_chance_players() -> None:
+    """A table's judgement of a random player strays far from 1 (in 12 sessions of 25
+    deals the lowest of 48 random players ended at 0.76): at 0.7 (``chance_noise``) the
+    strong AI takes three random players for chance players in 64 and 84 of a session's
+    100 games, where at 0.9 it did in 0 and 56; three easy players it never takes for
+    them."""
+    assert StrongStrategy.chance_noise == 0.7
+    assert _chance_tables(["random"] * 4, 2) == 64
+    assert _chance_tables(["random"] * 4, 3) == 84
+    assert _chance_tables(["random", "easy", "easy", "easy"], 2) == 0
+
+
 def test_the_judge_knows_the_second_dulle_beats_the_first_where_the_table_says_so() -> None:
     """docs/rules.md §3, house rule ``dullen: second_wins``: Re leads ♥10, then ♦K, ♥J,
     and Kontra's last player adds ♠Q although it holds the other ♥10, which would have

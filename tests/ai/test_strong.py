@@ -1264,7 +1264,7 @@ def test_a_seat_the_table_judges_random_is_not_replayed_and_plays_at_random(
     judged random the worlds are uniform (none replayed, each weighs 1, no extra worlds
     dealt to pick from; ten times ``samples`` of them, ``chance_factor``), the three
     play at random in the playouts, and the card is the one inference off picks. With
-    one seat judged random (1.0) and one judged 0.85, only the random one is left out
+    one seat judged random (1.0) and one judged 0.65, only the random one is left out
     of the replays."""
     card_seats: list[set[int]] = []
     word_seats: list[set[int]] = []
@@ -1296,7 +1296,7 @@ def test_a_seat_the_table_judges_random_is_not_replayed_and_plays_at_random(
     uniform = StrongStrategy(samples=8, inference=False, table_noise=judged)
     assert chosen == uniform.choose(view, random.Random(2))
 
-    mixed = (None, 0.85, None, 1.0)
+    mixed = (None, 0.65, None, 1.0)
     states, weights, noise = StrongStrategy(samples=8, table_noise=mixed)._worlds(
         view, random.Random(2)
     )
