@@ -42,12 +42,14 @@ def test_a_seat_is_taken_for_a_chance_player_from_the_threshold_on_never_the_own
 
 def test_each_version_plays_the_game_the_strong_ai_plays_in_that_seat() -> None:
     """Deal 4 (seed 2), the strong seat 1 and the others judged 0.8: at 0.7 it plays
-    against three chance players, at 0.9 against three it replays; each score is the
-    score of that game played on its own."""
+    against three chance players and scores 9, at 0.9 against three it replays and
+    scores 6; each score is the score of that game played on its own."""
     known = (0.8, None, 0.8, 0.8)
+    assert chance_judge.taken_for_chance(known, 1, 0.7) == {0, 2, 3}
+    assert chance_judge.taken_for_chance(known, 1, 0.9) == set()
     versions = [{"samples": 4, "chance_noise": 0.9}, {"samples": 4, "chance_noise": 0.7}]
     index, seat, scores = chance_judge.play((4, 1, known), 2, versions, None)
-    assert (index, seat) == (4, 1)
+    assert (index, seat, scores) == (4, 1, [6, 9])
     for option, played in zip(versions, scores, strict=True):
         strong = StrongStrategy(**option, table_noise=known)
         players = [strong if s == 1 else make_strategy("random") for s in range(4)]
