@@ -22,6 +22,7 @@ with the same seeds; every other game is the same for both and counts 0.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import sys
@@ -35,7 +36,7 @@ from dokobot.ai import make_strategy
 from dokobot.ai.arena import deal_results, play_deal
 from dokobot.ai.skill import Skill, table_noise
 from dokobot.ai.strong import StrongStrategy, mean_se
-from dokobot.engine import DDV, GameSetup, deal, outcome
+from dokobot.engine import DDV, GameSetup, GameState, deal, outcome, player_view
 
 #: (deal, the strong seat, the table's judgement of each seat before the deal)
 Judged = tuple[int, int, tuple[float | None, ...]]
@@ -54,9 +55,17 @@ def judgements(indices: range, seed: int) -> list[Judged]:
     return out
 
 
+#: A view of each seat: ``StrongStrategy._chance_seats`` only asks it which seat it is.
+VIEWS = [
+    player_view(GameState.new(GameSetup(rules=DDV, dealer=3, hands=deal(random.Random(0)))), s)
+    for s in range(4)
+]
+
+
 def taken_for_chance(known: tuple[float | None, ...], seat: int, threshold: float) -> set[int]:
-    """The other seats judged at least ``threshold`` random."""
-    return {s for s, n in enumerate(known) if s != seat and n is not None and n >= threshold}
+    """The other seats the strong AI takes for chance players at ``threshold``."""
+    strong = StrongStrategy(chance_noise=threshold, table_noise=known)
+    return {s for s, chance in enumerate(strong._chance_seats(VIEWS[seat])) if chance}
 
 
 def play(
@@ -106,7 +115,7 @@ def main() -> int:
     )
     diffs: list[float] = []
     log = args.log.open("a") if args.log else None
-    with ProcessPoolExecutor(args.jobs) as pool:
+    with ProcessPoolExecutor(args.jobs) as pool, log or contextlib.nullcontext():
         futures = [pool.submit(play, job, args.seed, [a, b], args.budget_ms) for job in jobs]
         for done, future in enumerate(futures, start=1):
             index, seat, scores = future.result()
